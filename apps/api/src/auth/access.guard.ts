@@ -1,0 +1,96 @@
+import { timingSafeEqual } from 'node:crypto';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { Reflector } from '@nestjs/core';
+import { DEVICE_KEY_HEADER, ErrorCode, type Access, type RouteDef } from '@wv/contracts';
+import { AppError } from '../common/app-error.js';
+import { ApiRequest, ROUTE_DEF } from '../common/route.decorator.js';
+import { DeviceKeyService } from '../device/device-key.service.js';
+import { UserRepository } from '../user/user.repository.js';
+import { RequestRateLimiter } from './request-rate-limiter.js';
+import { TokenService } from './token.service.js';
+
+/**
+ * The one gate of every HTTP route: reads the route's `access` list and admits a caller only when
+ * it matches. A route without @Route is refused (deny by default). Roles come from the database,
+ * not only the token, so a removed user or a changed password ends existing sessions at once.
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly tokens: TokenService,
+    private readonly users: UserRepository,
+    private readonly deviceKeys: DeviceKeyService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly rateLimiter: RequestRateLimiter,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    if (ctx.getType() !== 'http') return true;
+    const def = this.reflector.get<RouteDef | undefined>(ROUTE_DEF, ctx.getHandler());
+    if (!def) throw new AppError(ErrorCode.Forbidden, 'This endpoint declares no access rule');
+    const req = ctx.switchToHttp().getRequest<ApiRequest>();
+    const access: readonly Access[] = def.access;
+
+    const bearer = parseBearer(req.headers.authorization);
+    if (
+      bearer !== undefined &&
+      access.includes('metrics') &&
+      this.config.metricsToken &&
+      sameSecret(bearer, this.config.metricsToken)
+    ) {
+      req.caller = { kind: 'anonymous' };
+      return true;
+    }
+    if (bearer !== undefined && access.some((a) => a !== 'public' && a !== 'device')) {
+      const actor = await this.authenticateUser(bearer);
+      if (!access.includes(actor.role)) throw new AppError(ErrorCode.Forbidden);
+      req.caller = { kind: 'user', actor };
+      return true;
+    }
+
+    const deviceKey = req.headers[DEVICE_KEY_HEADER];
+    if (access.includes('device') && typeof deviceKey === 'string') {
+      const espId = String(req.params.espId ?? '');
+      if (!(await this.deviceKeys.verify(espId, deviceKey))) throw new AppError(ErrorCode.InvalidDeviceKey);
+      await this.rateLimiter.consume(`device:${espId}`);
+      req.caller = { kind: 'device', device: { espId } };
+      return true;
+    }
+
+    // LEGACY_OPEN_DEVICE_READS: old firmware reads its Wi-Fi and tariffs without a key.
+    if (
+      access.includes('public') ||
+      (access.includes('device') && req.method === 'GET' && this.config.legacyOpenDeviceReads)
+    ) {
+      await this.rateLimiter.consume(`ip:${req.ip}`);
+      req.caller = { kind: 'anonymous' };
+      return true;
+    }
+    throw new AppError(ErrorCode.Unauthorized);
+  }
+
+  private async authenticateUser(token: string) {
+    const payload = this.tokens.verify(token);
+    const user = await this.users.findActiveForSession(payload.sub);
+    // Tokens issued before the user's last password change or removal are dead (iat is in seconds).
+    if (!user || payload.iat < Math.floor(user.tokensValidAfter.getTime() / 1000)) {
+      throw new AppError(ErrorCode.Unauthorized);
+    }
+    return { userId: user.id, role: user.role };
+  }
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function parseBearer(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match) throw new AppError(ErrorCode.Unauthorized, 'Authorization must be "Bearer <token>"');
+  return match[1];
+}

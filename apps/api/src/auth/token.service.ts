@@ -1,0 +1,34 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { ErrorCode, TOKEN_TTL_SECONDS, tokenPayloadSchema, type Role, type TokenPayload } from '@wv/contracts';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { AppError } from '../common/app-error.js';
+
+/** HS256 JWTs carrying `sub`, `role`, `iat`, `exp` with `exp - iat` = 1200 (CONTRACT 3a). */
+@Injectable()
+export class TokenService {
+  private readonly jwt: JwtService;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.jwt = new JwtService({ secret: config.jwt.secret, signOptions: { algorithm: 'HS256' } });
+  }
+
+  /** `issuedAt` (seconds) lets a password change issue the one token that survives it. */
+  issue(userId: string, role: Role, issuedAt?: number): string {
+    const payload = issuedAt === undefined ? { sub: userId, role } : { sub: userId, role, iat: issuedAt };
+    return this.jwt.sign(payload, { expiresIn: TOKEN_TTL_SECONDS });
+  }
+
+  verify(token: string): TokenPayload {
+    let decoded: unknown;
+    try {
+      decoded = this.jwt.verify(token, { algorithms: ['HS256'] });
+    } catch (error) {
+      const expired = (error as { name?: string }).name === 'TokenExpiredError';
+      throw new AppError(expired ? ErrorCode.TokenExpired : ErrorCode.Unauthorized);
+    }
+    const payload = tokenPayloadSchema.safeParse(decoded);
+    if (!payload.success) throw new AppError(ErrorCode.Unauthorized);
+    return payload.data;
+  }
+}

@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ErrorCode,
+  type AddCardCommand,
+  type CardHistoryRow,
+  type CardRow,
+  type CardSummary,
+  type TopUpCommand,
+} from '@wv/contracts';
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import type { Actor } from '../common/actor.js';
+import { AppError } from '../common/app-error.js';
+import { AuditRepository } from '../audit/audit.repository.js';
+import { DeviceRepository } from '../device/device.repository.js';
+import { IdempotencyService, type IdempotentCall } from '../ledger/idempotency.service.js';
+import { amountToCents, centsToAmount, LedgerRepository } from '../ledger/ledger.repository.js';
+import { CardRepository, type StoredCard } from './card.repository.js';
+
+/**
+ * Prepaid cards (CONTRACT section 3): an attendant registers a card at their device, loading its
+ * balance from their float, and tops it up from float; card sales debit it (sale ingest).
+ */
+@Injectable()
+export class CardService {
+  constructor(
+    private readonly cards: CardRepository,
+    private readonly devices: DeviceRepository,
+    private readonly ledger: LedgerRepository,
+    private readonly audit: AuditRepository,
+    private readonly idempotency: IdempotencyService,
+  ) {}
+
+  register(actor: Actor, input: AddCardCommand, call: IdempotentCall): Promise<{ id: string }> {
+    return this.idempotency.run(call, async (m) => {
+      const espId = await this.cards.attendantDevice(m, actor);
+      if (!espId) throw new AppError(ErrorCode.DeviceNotFound, 'No machine is assigned to you');
+      // Checked first so that a duplicate says so, whatever the float; the unique index still decides races.
+      if (await this.cards.cardIdTaken(m, input.card_id)) throw new AppError(ErrorCode.CardAlreadyRegistered);
+      const amount = amountToCents(input.card_balance);
+      const movement = randomUUID();
+      const floatAfter = amount > 0 ? await this.spendFloat(m, actor, amount) : null;
+      const card = await this.cards.insert(m, {
+        cardId: input.card_id,
+        espId,
+        firstName: input.card_holder_first_name,
+        lastName: input.card_holder_last_name,
+        phoneNumber: input.phoneNumber,
+        cardType: input.card_type,
+        balanceCents: amount,
+        registeredBy: actor.userId,
+      });
+      if (!card) throw new AppError(ErrorCode.CardAlreadyRegistered);
+      if (floatAfter !== null) await this.recordMove(m, actor, card, 'load', amount, floatAfter, amount, movement);
+      await this.audit.record(m, {
+        actorId: actor.userId,
+        action: 'card.registered',
+        entity: 'card',
+        entityId: card.cardId,
+        before: null,
+        after: describe(card),
+      });
+      return { body: { id: card.id } };
+    });
+  }
+
+  topUp(actor: Actor, cardId: string, input: TopUpCommand, call: IdempotentCall): Promise<{ card_balance: number }> {
+    return this.idempotency.run(call, async (m) => {
+      const card = await this.cards.findVisible(actor, cardId, m);
+      if (!card) throw new AppError(ErrorCode.CardNotFound);
+      const amount = amountToCents(input.amount);
+      // Lock order float → card, the same in every movement, so that concurrent movements never deadlock.
+      const floatAfter = await this.spendFloat(m, actor, amount);
+      const cardAfter = await this.ledger.creditCard(m, card.id, amount);
+      await this.recordMove(m, actor, card, 'top-up', amount, floatAfter, cardAfter, randomUUID());
+      return { body: { card_balance: centsToAmount(cardAfter) } };
+    });
+  }
+
+  async listAtDevice(actor: Actor, espId: string): Promise<CardRow[]> {
+    if (!(await this.devices.findVisible(actor, espId))) throw new AppError(ErrorCode.DeviceNotFound);
+    const cards = await this.cards.listAtDevice(actor, espId);
+    return cards.map((c) => ({
+      id: c.id,
+      card_id: c.cardId,
+      card_holder_first_name: c.firstName,
+      card_holder_last_name: c.lastName,
+      phoneNumber: c.phoneNumber,
+      card_balance: centsToAmount(c.balanceCents),
+      card_type: c.cardType,
+      date_registered: c.dateRegistered.toISOString(),
+    }));
+  }
+
+  async history(actor: Actor, cardId: string): Promise<CardHistoryRow[]> {
+    const card = await this.cards.findVisible(actor, cardId);
+    if (!card) throw new AppError(ErrorCode.CardNotFound);
+    const moves = await this.cards.history(card);
+    return moves.map((h) => ({
+      id: h.id,
+      transaction_id: h.transactionId,
+      amount: centsToAmount(h.amountCents),
+      created_at: h.createdAt.toISOString(),
+      card_type: card.cardType,
+      kind: h.kind,
+      flag: h.flag,
+    }));
+  }
+
+  async summary(actor: Actor): Promise<CardSummary> {
+    const counts = await this.cards.countPerDevice(actor);
+    return Object.fromEntries(counts.map((c) => [c.espId, c.count]));
+  }
+
+  /** CONTRACT section 3: a load or top-up spends the attendant's float, refused when it would go below 0. */
+  private async spendFloat(m: EntityManager, actor: Actor, amount: number): Promise<number> {
+    const after = await this.ledger.debitFloat(m, actor.userId, amount);
+    if (after === null) throw new AppError(ErrorCode.InsufficientFloat);
+    return after;
+  }
+
+  /** Both legs of a movement, float out and card in, under one transaction id. */
+  private recordMove(
+    m: EntityManager,
+    actor: Actor,
+    card: StoredCard,
+    kind: 'load' | 'top-up',
+    amount: number,
+    floatAfter: number,
+    cardAfter: number,
+    movement: string,
+  ): Promise<void> {
+    return this.ledger.insertEntries(m, [
+      {
+        accountType: 'float',
+        accountId: actor.userId,
+        kind,
+        amountCents: -amount,
+        balanceAfterCents: floatAfter,
+        reference: movement,
+        actorId: actor.userId,
+      },
+      {
+        accountType: 'card',
+        accountId: card.id,
+        kind,
+        amountCents: amount,
+        balanceAfterCents: cardAfter,
+        reference: movement,
+        actorId: actor.userId,
+      },
+    ]);
+  }
+}
+
+function describe(card: StoredCard) {
+  return {
+    card_id: card.cardId,
+    espId: card.espId,
+    card_holder_first_name: card.firstName,
+    card_holder_last_name: card.lastName,
+    phoneNumber: card.phoneNumber,
+    card_type: card.cardType,
+    card_balance: centsToAmount(card.balanceCents),
+  };
+}

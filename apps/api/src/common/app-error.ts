@@ -1,0 +1,49 @@
+import { ErrorCode } from '@wv/contracts';
+
+/** Each stable code maps once to its HTTP status and default sentence (CONTRACT section 2). */
+export const ERROR_CATALOG: Record<ErrorCode, { status: number; message: string }> = {
+  ValidationFailed: { status: 400, message: 'The request is not valid' },
+  MalformedJson: { status: 400, message: 'The request body is not valid JSON' },
+  PayloadTooLarge: { status: 413, message: 'The request body is larger than 1 MB' },
+  Unauthorized: { status: 401, message: 'Sign in to continue' },
+  InvalidCredentials: { status: 401, message: 'Invalid email/phone or password' },
+  // 422, not 401: a wrong current password must not sign the user out of the web app.
+  WrongCurrentPassword: { status: 422, message: 'The current password is not correct' },
+  TokenExpired: { status: 401, message: 'Your session has expired; sign in again' },
+  Forbidden: { status: 403, message: 'Your role may not do this' },
+  NotFound: { status: 404, message: 'Not found' },
+  RateLimited: { status: 429, message: 'Too many attempts; try again later' },
+  UserConflict: { status: 409, message: 'A user with this email or phone number already exists' },
+  UserNotFound: { status: 404, message: 'User not found' },
+  DeviceNotFound: { status: 404, message: 'Device not found' },
+  DeviceAlreadyOwned: { status: 409, message: 'This device is already assigned to a user' },
+  DeviceIdTaken: { status: 409, message: 'This ESP ID is already in use' },
+  MacNotFound: { status: 404, message: 'This MAC address has not been announced' },
+  AttendantAlreadyAssigned: { status: 409, message: 'This device already has an attendant' },
+  AttendantNotFound: { status: 404, message: 'No attendant assigned' },
+  InvalidDeviceKey: { status: 401, message: 'Invalid device key' },
+  CardAlreadyRegistered: { status: 409, message: 'Card is already registered' },
+  CardNotFound: { status: 404, message: 'Card not found' },
+  InsufficientFloat: { status: 422, message: 'Insufficient float balance' },
+  FloatRequestNotFound: { status: 404, message: 'Float request not found' },
+  FloatRequestNotPending: { status: 409, message: 'This float request is no longer pending' },
+  IdempotencyKeyReused: {
+    status: 422,
+    message: 'This Idempotency-Key was already used with a different request',
+  },
+  Internal: { status: 500, message: 'Something went wrong on our side' },
+};
+
+/** The one exception services throw; the global filter turns it into the contract's error body. */
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly fields?: { path: string; message: string }[],
+  ) {
+    super(message ?? ERROR_CATALOG[code].message);
+    this.status = ERROR_CATALOG[code].status;
+  }
+}

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { EventEmitter } from 'node:events';
+import type { FloatRequestedEvent, FloatUpdatedEvent } from '@wv/contracts';
+import type { InsertedSale } from '../sale/sale.repository.js';
+
+/** In-process domain events, emitted after the database commit that made them true. */
+export interface DomainEventMap {
+  'device.assigned': { macAddress: string; espId: string; deviceKey: string };
+  'device.key-rotated': { espId: string };
+  'user.removed': { userId: string };
+  'sales.committed': { sales: InsertedSale[] };
+  'machine.status': { espId: string; online: boolean; lastSeen: string };
+  'config.applied': { espId: string; version: number };
+  'float.requested': { managerId: string; event: FloatRequestedEvent };
+  'float.updated': { attendantId: string; managerId: string; event: FloatUpdatedEvent };
+}
+
+@Injectable()
+export class DomainEvents {
+  private readonly emitter = new EventEmitter({ captureRejections: true });
+
+  emit<K extends keyof DomainEventMap>(event: K, payload: DomainEventMap[K]): void {
+    this.emitter.emit(event, payload);
+  }
+
+  on<K extends keyof DomainEventMap>(
+    event: K,
+    listener: (payload: DomainEventMap[K]) => void | Promise<void>,
+  ): () => void {
+    this.emitter.on(event, listener);
+    return () => this.emitter.off(event, listener);
+  }
+}

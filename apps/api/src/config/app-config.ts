@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+
+/** The one place that reads `process.env` (STYLE.md). Everything else receives an AppConfig. */
+const ROLE_NAMES = ['api', 'broker', 'worker'] as const;
+export type AppRole = (typeof ROLE_NAMES)[number];
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const port = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a port number` })
+    .int(`${name} must be a whole number`)
+    .min(0, `${name} must be between 0 and 65535`)
+    .max(65535, `${name} must be between 0 and 65535`);
+
+const envSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: port('PORT').default(3000),
+  DATABASE_URL: z
+    .string()
+    .default('postgres://postgres@localhost:5432/water_vending')
+    .refine(
+      (v) => /^postgres(ql)?:\/\/.+\/[^/?]+/.test(v),
+      'DATABASE_URL must look like postgres://user@host:5432/dbname',
+    ),
+  REDIS_URL: z
+    .string()
+    .default('redis://localhost:6379')
+    .refine((v) => /^rediss?:\/\//.test(v), 'REDIS_URL must look like redis://host:6379'),
+  REDIS_PREFIX: z
+    .string()
+    .default('wv')
+    .refine((v) => /^[A-Za-z0-9_.-]+$/.test(v), 'REDIS_PREFIX may contain only letters, digits, ".", "_" and "-"'),
+  MQTT_PORT: port('MQTT_PORT').default(1883),
+  MQTT_WS_PATH: z.string().startsWith('/', 'MQTT_WS_PATH must start with /').default('/mqtt'),
+  JWT_SECRET: z.string().min(16, 'JWT_SECRET must be at least 16 characters').optional(),
+  APP_TIMEZONE: z
+    .string()
+    .default('Africa/Dar_es_Salaam')
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'APP_TIMEZONE must be an IANA time zone such as Africa/Dar_es_Salaam'),
+  CURRENCY: z.string().min(1).max(8).default('TZS'),
+  ADMIN_EMAIL: z.email('ADMIN_EMAIL must be an email address').optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  LEGACY_OPEN_DEVICE_READS: bool.default(false),
+  APP_ROLES: z
+    .string()
+    .default('api,broker,worker')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(ROLE_NAMES, { error: 'APP_ROLES is a comma list of api, broker, worker' })).min(1)),
+  /** Where the built web app lives; the API serves it at `/`. */
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  CORS_ORIGIN: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((o) => /^https?:\/\/[^/\s]+$/.test(o.trim())),
+      'CORS_ORIGIN is a comma list of origins like https://ops.example.com',
+    )
+    .optional(),
+  HTTP_RATE_LIMIT: z.coerce.number().int().min(1, 'HTTP_RATE_LIMIT must be at least 1').default(600),
+  MQTT_CONNECT_RATE: z.coerce.number().int().min(1, 'MQTT_CONNECT_RATE must be at least 1').default(100),
+});
+
+export interface AppConfig {
+  env: string;
+  port: number;
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+  mqtt: { port: number; wsPath: string };
+  jwt: { secret: string; generated: boolean };
+  timezone: string;
+  currency: string;
+  admin: { email?: string; password?: string };
+  metricsToken?: string;
+  legacyOpenDeviceReads: boolean;
+  roles: ReadonlySet<AppRole>;
+  webDist?: string;
+  logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  /** Origins allowed to call the API from another site; none means same-origin only. */
+  corsOrigins: string[];
+  /** Requests per minute per address (anonymous) or per machine (device key). */
+  httpRateLimit: number;
+  /** MQTT connections per second per address. */
+  mqttConnectRate: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses and validates the environment once; a bad variable becomes one clear line. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid ${variable}: ${issue.message}. Change ${variable} and start again.`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
+    throw new ConfigError('JWT_SECRET is required when NODE_ENV=production. Set JWT_SECRET and start again.');
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    mqtt: { port: e.MQTT_PORT, wsPath: e.MQTT_WS_PATH },
+    jwt: { secret: e.JWT_SECRET ?? randomBytes(32).toString('base64url'), generated: !e.JWT_SECRET },
+    timezone: e.APP_TIMEZONE,
+    currency: e.CURRENCY,
+    admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
+    metricsToken: e.METRICS_TOKEN,
+    legacyOpenDeviceReads: e.LEGACY_OPEN_DEVICE_READS,
+    roles: new Set(e.APP_ROLES),
+    webDist: e.WEB_DIST,
+    logLevel: e.LOG_LEVEL,
+    corsOrigins: e.CORS_ORIGIN ? e.CORS_ORIGIN.split(',').map((o) => o.trim()) : [],
+    httpRateLimit: e.HTTP_RATE_LIMIT,
+    mqttConnectRate: e.MQTT_CONNECT_RATE,
+  };
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

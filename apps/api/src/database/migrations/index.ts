@@ -1,0 +1,14 @@
+import { Foundation1763700000000 } from './1763700000000-foundation.js';
+import { UsernameNotUnique1763700050000 } from './1763700050000-username-not-unique.js';
+import { DeviceBridge1763700100000 } from './1763700100000-device-bridge.js';
+import { SalesViews1763700200000 } from './1763700200000-sales-views.js';
+import { MoneyLedger1763700300000 } from './1763700300000-money-ledger.js';
+
+/** Every migration, in order. The schema changes only through these (never `synchronize`). */
+export const migrations = [
+  Foundation1763700000000,
+  UsernameNotUnique1763700050000,
+  DeviceBridge1763700100000,
+  SalesViews1763700200000,
+  MoneyLedger1763700300000,
+];

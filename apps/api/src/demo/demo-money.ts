@@ -1,0 +1,67 @@
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts.js';
+
+const HOLDERS = [
+  ['Amina', 'Juma'],
+  ['Baraka', 'Mollel'],
+  ['Chausiku', 'Said'],
+  ['Daudi', 'Mrema'],
+  ['Esther', 'Kimaro'],
+  ['Faraji', 'Lyimo'],
+  ['Grace', 'Mushi'],
+  ['Hamisi', 'Ngowi'],
+];
+export const DEMO_CARDS = HOLDERS.map((_, i) => `DEMO-CARD-${String(i + 1).padStart(3, '0')}`);
+
+/**
+ * Float and cards for the demo, made through the public API as the demo people would, so that every
+ * shilling is in the ledger: the attendant asks for float, the manager approves it, the attendant
+ * registers cards with balances loaded from that float. Skipped when the cards exist.
+ */
+export async function seedDemoMoney(baseUrl: string, espId: string): Promise<void> {
+  const call = async (method: string, path: string, token?: string, body?: unknown) => {
+    const res = await fetch(`${baseUrl}/api${path}`, {
+      method,
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(method === 'POST' ? { 'idempotency-key': randomUUID() } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`demo ${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  const login = async (email: string) =>
+    (await call('POST', '/login', undefined, { identifier: email, password: DEMO_PASSWORD })).token as string;
+  const attendant = await login(DEMO_ACCOUNTS.attendant.email);
+  const existing = (await call('GET', `/cards/${espId}`, attendant)) as unknown[];
+  if (existing.length > 0) return;
+  const manager = await login(DEMO_ACCOUNTS.manager.email);
+
+  await call('POST', '/attendant/request-float', attendant, { amount: 250_000 });
+  const [pending] = (await call('GET', '/manager/float-requests', manager)) as {
+    requestId: string;
+    attendantId: string;
+  }[];
+  await call('POST', '/manager/assign-float', manager, {
+    attendantId: pending!.attendantId,
+    requestId: pending!.requestId,
+    amount: 250_000,
+  });
+  for (const [i, [first, last]] of HOLDERS.entries()) {
+    await call('POST', '/att/add/user/card', attendant, {
+      card_id: DEMO_CARDS[i],
+      card_holder_first_name: first,
+      card_holder_last_name: last,
+      phoneNumber: `07${String(12345670 + i)}`,
+      card_balance: 10_000 + i * 2_500,
+      card_type: i % 3 === 0 ? 'Family' : 'Standard',
+    });
+  }
+  // A request still waiting, so the manager's Float Approval screen has something to show.
+  await call('POST', '/attendant/request-float', attendant, { amount: 50_000 });
+  new Logger('Demo').log(`Approved float and registered ${HOLDERS.length} cards at ${espId}`);
+}

@@ -1,0 +1,216 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { createBroker, type DeviceIdentity, type DeviceMessage, type SaleEnvelope, type WvBroker } from '@wv/broker';
+import {
+  buildAssignmentTopic,
+  configAckPayloadSchema,
+  helloPayloadSchema,
+  macAddressSchema,
+  macToTopicId,
+  normalizeMac,
+  statusPayloadSchema,
+} from '@wv/contracts';
+import { Redis } from 'ioredis';
+import { SHARED_COUNTERS } from '../observability/metrics.service.js';
+import { REDIS } from '../redis/redis.provider.js';
+import { APP_CONFIG, ConfigError, type AppConfig } from '../config/app-config.js';
+import { announce } from '../common/announce.js';
+import { DomainEvents } from '../common/domain-events.js';
+import { DeviceKeyService } from '../device/device-key.service.js';
+import { DeviceRepository } from '../device/device.repository.js';
+import type { MqttHealth } from '../health/health.service.js';
+import { MachineConfigService } from '../machine-config/machine-config.service.js';
+import { SaleIngestQueue } from '../sale/sale-ingest.queue.js';
+import { payloadToText } from '../sale/sale-ingest.types.js';
+import { DeviceOutbox, outboxChannel, type OutboundMessage } from './device-outbox.js';
+import { MachineStatusService } from './machine-status.service.js';
+
+/**
+ * The broker role: runs the embedded Aedes broker (TCP on MQTT_PORT, WebSocket on MQTT_WS_PATH),
+ * supplies its hooks, and forwards server → machine publishes that any process put in the outbox.
+ */
+@Injectable()
+export class BrokerService implements OnApplicationBootstrap, BeforeApplicationShutdown, MqttHealth {
+  private readonly logger = new Logger('MqttBroker');
+  private broker?: WvBroker;
+  private subscriber?: Redis;
+  private port?: number;
+  private statsTimer?: NodeJS.Timeout;
+  private reportedRefusals: Record<string, number> = {};
+  private readonly processId = `${process.pid}-${Date.now().toString(36)}`;
+  /** Open connections per machine on this broker (a takeover briefly has two). */
+  private readonly connections = new Map<string, number>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly deviceKeys: DeviceKeyService,
+    private readonly devices: DeviceRepository,
+    private readonly queue: SaleIngestQueue,
+    private readonly status: MachineStatusService,
+    private readonly machineConfig: MachineConfigService,
+    private readonly outbox: DeviceOutbox,
+    private readonly events: DomainEvents,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  mqttStatus(): 'up' | 'down' | 'disabled' {
+    return this.broker && this.port !== undefined ? 'up' : 'down';
+  }
+
+  get mqttPort(): number | undefined {
+    return this.port;
+  }
+
+  stats() {
+    return this.broker?.stats();
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const log = this.logger;
+    this.broker = await createBroker(
+      {
+        connectionsPerSecondPerAddress: this.config.mqttConnectRate,
+        logger: {
+          info: (msg, fields) => log.debug(`${msg}${fields ? ' ' + JSON.stringify(fields) : ''}`),
+          warn: (msg, fields) => log.warn(`${msg}${fields ? ' ' + JSON.stringify(fields) : ''}`),
+          error: (msg, fields) => log.error(`${msg}${fields ? ' ' + JSON.stringify(fields) : ''}`),
+        },
+      },
+      {
+        authenticateMachine: (espId, key) => this.deviceKeys.verify(espId, key),
+        verifyProvisioningSecret: (mac, password) =>
+          this.devices.pinProvisionSecret(normalizeMac(mac), DeviceKeyService.hash(password)),
+        persistSales: (batch) => this.persist(batch),
+        onDeviceMessage: (message) => this.onDeviceMessage(message),
+        onClientConnected: (identity) => this.onConnected(identity),
+        onClientDisconnected: (identity) => this.onDisconnected(identity),
+      },
+    );
+    await this.status.markAllOffline();
+    await this.listenOutbox();
+    this.events.on('device.assigned', ({ macAddress, espId, deviceKey }) =>
+      this.outbox.publish(
+        buildAssignmentTopic(macToTopicId(macAddress)),
+        { espId, deviceKey },
+        { qos: 1, retain: true },
+      ),
+    );
+    try {
+      this.port = await this.broker.listen(this.config.mqtt.port);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new ConfigError(
+        code === 'EADDRINUSE'
+          ? `Port ${this.config.mqtt.port} is taken. Set MQTT_PORT to a free port (0 picks one).`
+          : `Cannot listen for MQTT on port ${this.config.mqtt.port} (${(error as Error).message}). Set MQTT_PORT.`,
+      );
+    }
+    const httpServer = this.adapterHost.httpAdapter?.getHttpServer();
+    if (httpServer) await this.broker.attachWebSocket(httpServer, this.config.mqtt.wsPath);
+    this.statsTimer = setInterval(() => void this.publishStats(), 5000);
+    this.statsTimer.unref();
+    announce(this.config, `MQTT listening on port ${this.port} (WebSocket at ${this.config.mqtt.wsPath})`);
+  }
+
+  /** Durable in Redis before the PUBACK: one addBulk for the whole micro-batch. */
+  private persist(batch: SaleEnvelope[]): Promise<void> {
+    return this.queue.enqueue(
+      batch.map((s) => ({
+        espId: s.espId,
+        topic: s.topic,
+        payload: payloadToText(s.payload),
+        receivedAt: s.receivedAt.toISOString(),
+        source: 'mqtt' as const,
+      })),
+    );
+  }
+
+  private async onDeviceMessage(message: DeviceMessage): Promise<void> {
+    const json = safeJson(message.payload);
+    if (message.kind === 'hello') {
+      const hello = helloPayloadSchema.safeParse(json);
+      const mac = macAddressSchema.safeParse(hello.success ? hello.data.macAddress : '');
+      // The MAC in the payload must be the client's own: a machine announces only itself.
+      if (!mac.success || macToTopicId(mac.data) !== message.mac) {
+        this.logger.warn(`Ignored a hello from ${message.clientId} whose MAC does not match its client id`);
+        return;
+      }
+      await this.devices.announce(mac.data, hello.success ? (hello.data.firmware ?? null) : null);
+      return;
+    }
+    if (message.kind === 'status') {
+      const status = statusPayloadSchema.safeParse(json);
+      if (status.success) await this.status.set(message.espId, status.data.online, { firmware: status.data.firmware });
+      return;
+    }
+    const ack = configAckPayloadSchema.safeParse(json);
+    if (ack.success) await this.machineConfig.applyAck(message.espId, ack.data.version);
+  }
+
+  private async onConnected(identity: DeviceIdentity): Promise<void> {
+    if (identity.kind !== 'machine') return;
+    this.connections.set(identity.espId, (this.connections.get(identity.espId) ?? 0) + 1);
+    await this.status.set(identity.espId, true);
+    await this.machineConfig.republish(identity.espId);
+  }
+
+  private async onDisconnected(identity: DeviceIdentity): Promise<void> {
+    if (identity.kind !== 'machine') return;
+    // A takeover by a new connection with the same client id leaves the machine online. Counted per
+    // machine: scanning every connected client on each disconnect made a reconnect storm of N
+    // machines cost N² (the connections benchmark drops 20,000 at once).
+    const left = (this.connections.get(identity.espId) ?? 1) - 1;
+    if (left > 0) this.connections.set(identity.espId, left);
+    else this.connections.delete(identity.espId);
+    if (left === 0) await this.status.set(identity.espId, false);
+  }
+
+  private async listenOutbox(): Promise<void> {
+    this.subscriber = new Redis(this.config.redisUrl, { connectionName: 'wv-mqtt-outbox', maxRetriesPerRequest: null });
+    await this.subscriber.subscribe(outboxChannel(this.config));
+    this.subscriber.on('message', (_channel: string, raw: string) => {
+      for (const message of JSON.parse(raw) as OutboundMessage[]) {
+        this.broker
+          ?.publish(message.topic, message.payload, { qos: message.qos, retain: message.retain })
+          .catch((error: Error) => {
+            this.logger.warn(`Could not publish to ${message.topic}: ${error.message}`);
+          });
+      }
+    });
+  }
+
+  /** Every broker process reports its connections and refusals to Redis for /api/metrics. */
+  private async publishStats(): Promise<void> {
+    const stats = this.broker?.stats();
+    if (!stats) return;
+    const pipeline = this.redis.pipeline();
+    pipeline.hset(
+      SHARED_COUNTERS.brokerConnected,
+      this.processId,
+      JSON.stringify({ connected: stats.connections.current, at: Date.now() }),
+    );
+    for (const [reason, count] of Object.entries(stats.refusals)) {
+      const delta = count - (this.reportedRefusals[reason] ?? 0);
+      if (delta > 0) pipeline.hincrby(SHARED_COUNTERS.brokerRefusals, reason, delta);
+    }
+    this.reportedRefusals = { ...stats.refusals };
+    await pipeline.exec().catch(() => undefined);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.statsTimer);
+    await this.redis.hdel(SHARED_COUNTERS.brokerConnected, this.processId).catch(() => undefined);
+    // First the broker (in-flight sales still reach Redis), then Redis and the database close.
+    await this.broker?.close();
+    await this.subscriber?.quit().catch(() => undefined);
+  }
+}
+
+function safeJson(payload: Buffer): unknown {
+  try {
+    return JSON.parse(payload.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,42 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { REDIS } from '../redis/redis.provider.js';
+
+export interface OutboundMessage {
+  topic: string;
+  payload: string;
+  qos: 0 | 1;
+  retain: boolean;
+}
+
+/** The Redis channel of server → machine publishes (ioredis' keyPrefix does not apply to channels). */
+export const outboxChannel = (config: AppConfig) => `${config.redisPrefix}:mqtt-out`;
+
+/**
+ * Server → machine publishes. Workers and API processes may run without the broker (APP_ROLES), so
+ * every publish goes over Redis pub/sub to whichever processes run the broker role.
+ */
+@Injectable()
+export class DeviceOutbox {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async publish(topic: string, payload: unknown, opts: { qos: 0 | 1; retain: boolean }): Promise<void> {
+    await this.publishMany([{ topic, payload, ...opts }]);
+  }
+
+  /** Many publishes in one Redis round trip (a worker acknowledges the sales of many machines at once). */
+  async publishMany(messages: { topic: string; payload: unknown; qos: 0 | 1; retain: boolean }[]): Promise<void> {
+    if (messages.length === 0) return;
+    const batch: OutboundMessage[] = messages.map((m) => ({
+      topic: m.topic,
+      payload: JSON.stringify(m.payload),
+      qos: m.qos,
+      retain: m.retain,
+    }));
+    await this.redis.publish(outboxChannel(this.config), JSON.stringify(batch));
+  }
+}

@@ -1,0 +1,137 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+
+export interface LockedCard {
+  id: string;
+  cardId: string;
+  balanceCents: number;
+}
+
+export type LedgerKind = 'float_approval' | 'load' | 'top-up' | 'sale';
+
+export interface LedgerInput {
+  accountType: 'float' | 'card';
+  /** A float account's id is its attendant's user id; a card account's id is the card row's id. */
+  accountId: string;
+  kind: LedgerKind;
+  amountCents: number;
+  balanceAfterCents: number;
+  reference: string | null;
+  actorId: string | null;
+}
+
+const cents = (n: number) => centsToDecimal(n);
+
+/**
+ * Float and card balances and the ledger: every balance change is written with its entry, in one
+ * transaction. Balances move only through conditional updates or row locks, so concurrent
+ * movements on one account serialise in PostgreSQL, whichever process runs them.
+ */
+@Injectable()
+export class LedgerRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Adds approved float; creates the attendant's account on first approval. Returns the new balance. */
+  async creditFloat(m: EntityManager, attendantId: string, amountCents: number): Promise<number> {
+    const [row] = await m.query(
+      `INSERT INTO float_accounts AS f (attendant_id, balance) VALUES ($1, $2::numeric)
+       ON CONFLICT (attendant_id) DO UPDATE SET balance = f.balance + excluded.balance, updated_at = now()
+       RETURNING balance::text`,
+      [attendantId, cents(amountCents)],
+    );
+    return toCents(row.balance);
+  }
+
+  /**
+   * Spends float only when there is enough: one conditional UPDATE, so two concurrent loads can never
+   * both pass a check that only one of them fits. Returns the new balance, or null when refused.
+   */
+  async debitFloat(m: EntityManager, attendantId: string, amountCents: number): Promise<number | null> {
+    const rows: { balance: string }[] = await m.query(
+      `WITH spent AS (
+         UPDATE float_accounts SET balance = balance - $2::numeric, updated_at = now()
+         WHERE attendant_id = $1 AND balance >= $2::numeric RETURNING balance)
+       SELECT balance::text FROM spent`,
+      [attendantId, cents(amountCents)],
+    );
+    return rows.length ? toCents(rows[0]!.balance) : null;
+  }
+
+  async floatBalance(attendantId: string): Promise<number> {
+    const rows: { balance: string }[] = await this.dataSource.query(
+      `SELECT balance::text FROM float_accounts WHERE attendant_id = $1`,
+      [attendantId],
+    );
+    return rows.length ? toCents(rows[0]!.balance) : 0;
+  }
+
+  /** Adds to a card's balance (a top-up); the UPDATE takes the card's row lock. Returns the new balance. */
+  async creditCard(m: EntityManager, cardRowId: string, amountCents: number): Promise<number> {
+    const [row] = await m.query(
+      `WITH loaded AS (UPDATE cards SET balance = balance + $2::numeric WHERE id = $1 RETURNING balance)
+       SELECT balance::text FROM loaded`,
+      [cardRowId, cents(amountCents)],
+    );
+    return toCents(row.balance);
+  }
+
+  /** Locks the cards in card_id order, so that concurrent batches never deadlock. */
+  async lockCards(m: EntityManager, cardIds: string[]): Promise<LockedCard[]> {
+    if (cardIds.length === 0) return [];
+    const rows: { id: string; cardId: string; balance: string }[] = await m.query(
+      `SELECT id, card_id AS "cardId", balance::text FROM cards WHERE card_id = ANY($1) ORDER BY card_id FOR UPDATE`,
+      [cardIds],
+    );
+    return rows.map((r) => ({ id: r.id, cardId: r.cardId, balanceCents: toCents(r.balance) }));
+  }
+
+  async setCardBalances(m: EntityManager, cards: { id: string; balanceCents: number }[]): Promise<void> {
+    if (cards.length === 0) return;
+    await m.query(
+      `UPDATE cards c SET balance = b.balance FROM unnest($1::uuid[], $2::numeric[]) AS b(id, balance) WHERE c.id = b.id`,
+      [cards.map((c) => c.id), cards.map((c) => cents(c.balanceCents))],
+    );
+  }
+
+  async insertEntries(m: EntityManager, entries: LedgerInput[]): Promise<void> {
+    if (entries.length === 0) return;
+    await m.query(
+      `INSERT INTO ledger_entries (account_type, account_id, kind, amount, balance_after, reference, actor_id)
+       SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::numeric[], $5::numeric[], $6::text[], $7::uuid[])`,
+      [
+        entries.map((e) => e.accountType),
+        entries.map((e) => e.accountId),
+        entries.map((e) => e.kind),
+        entries.map((e) => cents(e.amountCents)),
+        entries.map((e) => cents(e.balanceAfterCents)),
+        entries.map((e) => e.reference),
+        entries.map((e) => e.actorId),
+      ],
+    );
+  }
+}
+
+/** Exact conversion of integer cents to a numeric literal (`-1234` → `-12.34`), with no floating point. */
+export function centsToDecimal(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new Error(`not a whole number of cents: ${value}`);
+  const abs = Math.abs(value);
+  return `${value < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** Integer cents of a money amount that has at most 2 decimals (checked by the contracts' moneySchema). */
+export function amountToCents(amount: number): number {
+  return Math.round(amount * 100);
+}
+
+/** Cents as the JSON number of the contract (money is a JSON number with at most 2 decimals). */
+export function centsToAmount(value: number): number {
+  return Number(centsToDecimal(value));
+}
+
+/** Exact conversion of a numeric(14,2) string to integer cents (no floating-point arithmetic on money). */
+export function toCents(value: string): number {
+  const negative = value.startsWith('-');
+  const [whole, frac = ''] = value.replace('-', '').split('.');
+  const result = Number(whole) * 100 + Number((frac + '00').slice(0, 2));
+  return negative ? -result : result;
+}

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { ADMIN_ROOM, ErrorCode, machineRoom, userRoom } from '@wv/contracts';
+import type { Actor } from '../common/actor.js';
+import { AppError } from '../common/app-error.js';
+import { TokenService } from '../auth/token.service.js';
+import { DeviceRepository } from '../device/device.repository.js';
+import { UserRepository } from '../user/user.repository.js';
+
+export interface LiveSession {
+  actor: Actor;
+  rooms: string[];
+  /** When the token expires (ms since the epoch): the socket is closed then. */
+  expiresAt: number;
+}
+
+/**
+ * The Socket.IO handshake: the same checks as the HTTP AccessGuard (a valid, unexpired token of an
+ * active user issued after their last password change or removal), then the rooms of the caller's
+ * scope, from the same tenant rule as every query (DeviceRepository.listVisible → scopeDevices).
+ */
+@Injectable()
+export class LiveAuthService {
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly users: UserRepository,
+    private readonly devices: DeviceRepository,
+  ) {}
+
+  async authenticate(token: unknown): Promise<LiveSession> {
+    if (typeof token !== 'string' || token === '') throw new AppError(ErrorCode.Unauthorized);
+    const payload = this.tokens.verify(token);
+    const user = await this.users.findActiveForSession(payload.sub);
+    if (!user || payload.iat < Math.floor(user.tokensValidAfter.getTime() / 1000)) {
+      throw new AppError(ErrorCode.Unauthorized);
+    }
+    const actor: Actor = { userId: user.id, role: user.role };
+    return { actor, rooms: await this.roomsOf(actor), expiresAt: payload.exp * 1000 };
+  }
+
+  /** admin: everything; manager: owned machines and self; attendant: their machine and self. */
+  private async roomsOf(actor: Actor): Promise<string[]> {
+    if (actor.role === 'admin') return [ADMIN_ROOM, userRoom(actor.userId)];
+    const machines = await this.devices.listVisible(actor);
+    return [...machines.map((d) => machineRoom(d.espId)), userRoom(actor.userId)];
+  }
+}

@@ -1,0 +1,66 @@
+import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { ADMIN_ROOM, machineRoom, userRoom, type SaleEvent } from '@wv/contracts';
+import { DomainEvents } from '../common/domain-events.js';
+import type { InsertedSale } from '../sale/sale.repository.js';
+import { LiveServerService } from './live-server.service.js';
+import { SummaryCoalescer } from './summary-coalescer.js';
+
+/** Machine events go to the machine's room and to admins; float events to the people concerned. */
+const machineRooms = (espId: string) => [machineRoom(espId), ADMIN_ROOM];
+
+/**
+ * Turns domain events, emitted after their commit in this process, into Socket.IO events
+ * (CONTRACT section 5). Runs in every role: sales commit in workers, statuses in the broker.
+ */
+@Injectable()
+export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(
+    private readonly events: DomainEvents,
+    private readonly live: LiveServerService,
+    private readonly summaries: SummaryCoalescer,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.summaries.onFlush((summary) => this.live.emit(machineRooms(summary.machineId), 'summary', summary));
+    this.unsubscribe.push(
+      this.events.on('sales.committed', ({ sales }) => {
+        for (const sale of sales) {
+          this.live.emit(machineRooms(sale.espId), 'sale', toSaleEvent(sale));
+          this.summaries.mark(sale.espId, sale.localDate);
+        }
+      }),
+      this.events.on('machine.status', ({ espId, online, lastSeen }) =>
+        this.live.emit(machineRooms(espId), 'machine.status', { machineId: espId, online, lastSeen }),
+      ),
+      this.events.on('config.applied', ({ espId, version }) =>
+        this.live.emit(machineRooms(espId), 'config.applied', { machineId: espId, version }),
+      ),
+      this.events.on('float.requested', ({ managerId, event }) =>
+        this.live.emit([userRoom(managerId)], 'float.requested', event),
+      ),
+      this.events.on('float.updated', ({ attendantId, managerId, event }) =>
+        this.live.emit([userRoom(attendantId), userRoom(managerId)], 'float.updated', event),
+      ),
+      this.events.on('user.removed', ({ userId }) => this.live.disconnectUser(userId)),
+    );
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe.splice(0).forEach((off) => off());
+  }
+}
+
+function toSaleEvent(sale: InsertedSale): SaleEvent {
+  return {
+    id: sale.id,
+    machineId: sale.espId,
+    kind: sale.kind,
+    price: Number(sale.price),
+    volume: Number(sale.volume),
+    waterType: sale.waterType as SaleEvent['waterType'],
+    ...(sale.cardId ? { cardId: sale.cardId } : {}),
+    time: sale.soldAt.toISOString(),
+  };
+}

@@ -1,0 +1,118 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { userRoom, type ServerToClientEvents } from '@wv/contracts';
+import { Redis } from 'ioredis';
+import type { Server as HttpServer } from 'node:http';
+import { Server, type ServerOptions, type Socket } from 'socket.io';
+import { AppError } from '../common/app-error.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { LiveAuthService, type LiveSession } from './live-auth.service.js';
+
+export const SOCKET_PATH = '/socket.io';
+
+type LiveSocket = Socket<Record<string, never>, ServerToClientEvents, Record<string, never>, { session: LiveSession }>;
+type LiveIo = Server<Record<string, never>, ServerToClientEvents, Record<string, never>, { session: LiveSession }>;
+
+/**
+ * The Socket.IO server (CONTRACT section 5). Events are emitted in whichever process ingested the sale
+ * or changed the state, so every process has a server on the Redis adapter: the api role attaches it
+ * to the HTTP server and serves clients; other roles (worker, broker alone) hold a detached one whose
+ * broadcasts reach the clients of the api processes through Redis.
+ */
+@Injectable()
+export class LiveServerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Live');
+  private io?: LiveIo;
+  private redis: Redis[] = [];
+  private readonly expiryTimers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly auth: LiveAuthService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    // Own clients: a subscriber connection cannot run commands, and channels are not key-prefixed. The
+    // adapter does not handle a failed publish: commands wait for Redis to return instead of failing.
+    const pub = new Redis(this.config.redisUrl, { connectionName: 'wv-live-pub', maxRetriesPerRequest: null });
+    const sub = pub.duplicate({ connectionName: 'wv-live-sub' });
+    for (const client of [pub, sub]) client.on('error', (e: Error) => this.logger.warn(`Redis: ${e.message}`));
+    this.redis = [pub, sub];
+    const options: Partial<ServerOptions> = {
+      path: SOCKET_PATH,
+      serveClient: false,
+      adapter: createAdapter(pub, sub, { key: `${this.config.redisPrefix}:socket.io` }),
+      // Browsers only listen; a small buffer bounds what a client can make us hold.
+      maxHttpBufferSize: 16 * 1024,
+      // MQTT over WebSocket shares the HTTP server: leave upgrades of other paths alone.
+      destroyUpgrade: false,
+    };
+    const httpServer = this.config.roles.has('api')
+      ? (this.adapterHost.httpAdapter?.getHttpServer() as HttpServer | undefined)
+      : undefined;
+    this.io = httpServer ? new Server(httpServer, options) : new Server(options);
+    if (!httpServer) return;
+    this.io.use((socket: LiveSocket, next) => {
+      this.auth.authenticate(socket.handshake.auth?.token).then(
+        (session) => {
+          socket.data.session = session;
+          next();
+        },
+        (error: unknown) => {
+          const code = error instanceof AppError ? error.code : 'Unauthorized';
+          next(
+            Object.assign(new Error(error instanceof AppError ? error.message : 'Sign in to continue'), {
+              data: { code },
+            }),
+          );
+        },
+      );
+    });
+    this.io.on('connection', (socket: LiveSocket) => this.onConnection(socket));
+  }
+
+  /** Broadcasts to the rooms, across every process; a socket in several of them gets it once. */
+  emit<E extends keyof ServerToClientEvents>(
+    rooms: string[],
+    event: E,
+    payload: Parameters<ServerToClientEvents[E]>[0],
+  ): void {
+    if (!this.io) return;
+    const emitter = this.io.to(rooms) as unknown as { emit(e: string, p: unknown): void };
+    emitter.emit(event, payload);
+  }
+
+  /** A removed user's sessions end at once, in every process (CONTRACT 3a). */
+  disconnectUser(userId: string): void {
+    this.io?.in(userRoom(userId)).disconnectSockets(true);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    for (const timer of this.expiryTimers.values()) clearTimeout(timer);
+    this.expiryTimers.clear();
+    const io = this.io;
+    this.io = undefined;
+    if (io) {
+      // Not io.close(): that would also close the HTTP server, which Nest closes itself afterwards.
+      io.local.disconnectSockets(true);
+      await Promise.resolve(io.of('/').adapter.close()).catch(() => undefined);
+      (io.engine as { close?: () => void } | undefined)?.close?.();
+    }
+    await Promise.all(this.redis.map((r) => r.quit().catch(() => r.disconnect())));
+  }
+
+  private onConnection(socket: LiveSocket): void {
+    const { session } = socket.data;
+    void socket.join(session.rooms);
+    // A token lives 20 minutes (CONTRACT 3a); so does a socket opened with it.
+    const timer = setTimeout(() => socket.disconnect(true), Math.max(0, session.expiresAt - Date.now()));
+    timer.unref();
+    this.expiryTimers.set(socket.id, timer);
+    socket.once('disconnect', () => {
+      clearTimeout(timer);
+      this.expiryTimers.delete(socket.id);
+    });
+  }
+}

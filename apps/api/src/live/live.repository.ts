@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+/** A machine's coin and card figures for one local day, numeric text as the rollup holds them. */
+export interface DailyFiguresRow {
+  espId: string;
+  day: string;
+  coinPrice: string;
+  coinVolume: string;
+  cardPrice: string;
+  cardVolume: string;
+}
+
+/** The live events' reads. Rooms do the scoping here: these feed broadcasts, not one caller. */
+@Injectable()
+export class LiveRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The daily rollup of each (machine, day) pair, zeros for a pair without a row. */
+  dailyFigures(pairs: { espId: string; day: string }[]): Promise<DailyFiguresRow[]> {
+    if (pairs.length === 0) return Promise.resolve([]);
+    return this.dataSource.query(
+      `SELECT p.esp_id AS "espId", to_char(p.day, 'YYYY-MM-DD') AS day,
+              coalesce(sum(r.price_total) FILTER (WHERE r.kind = 'coin'), 0)::text AS "coinPrice",
+              coalesce(sum(r.volume_total) FILTER (WHERE r.kind = 'coin'), 0)::text AS "coinVolume",
+              coalesce(sum(r.price_total) FILTER (WHERE r.kind = 'card'), 0)::text AS "cardPrice",
+              coalesce(sum(r.volume_total) FILTER (WHERE r.kind = 'card'), 0)::text AS "cardVolume"
+       FROM unnest($1::text[], $2::date[]) AS p(esp_id, day)
+       LEFT JOIN sales_daily r ON r.esp_id = p.esp_id AND r.day = p.day
+       GROUP BY p.esp_id, p.day`,
+      [pairs.map((p) => p.espId), pairs.map((p) => p.day)],
+    );
+  }
+}

@@ -1,0 +1,70 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import { Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { isDatabaseUnavailable } from '../common/pg-errors.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { bullPrefix, createQueueConnection, SALES_QUEUE } from '../queue/queue-connection.js';
+import { SaleIngestQueue } from './sale-ingest.queue.js';
+import { SaleIngestService } from './sale-ingest.service.js';
+import type { SalesIngestJob } from './sale-ingest.types.js';
+
+/** How long the queue holds off while PostgreSQL cannot be reached, before a batch is tried again. */
+const DATABASE_RETRY_MS = 1_000;
+const UNAVAILABLE_LOG_EVERY_MS = 10_000;
+
+/** Thin: a job is one batch, written by SaleIngestService; errors propagate so BullMQ retries. */
+@Injectable()
+export class SaleIngestProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(SaleIngestProcessor.name);
+  private worker?: Worker<SalesIngestJob>;
+  private connection?: Redis;
+  private unavailableLoggedAt = 0;
+
+  constructor(
+    private readonly ingest: SaleIngestService,
+    private readonly queue: SaleIngestQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.connection = createQueueConnection(this.config, 'sales-worker');
+    this.worker = new Worker<SalesIngestJob>(SALES_QUEUE, (job) => this.process(job), {
+      connection: this.connection,
+      prefix: bullPrefix(this.config),
+      concurrency: 4,
+      // A batch takes well under a second; a crashed worker's active jobs are taken over within ~15 s.
+      lockDuration: 10_000,
+      stalledInterval: 5_000,
+      maxStalledCount: 1000,
+    });
+    this.worker.on('failed', (job, error) =>
+      this.logger.warn(`Sales batch ${job?.id} failed (attempt ${job?.attemptsMade}): ${error.message}`),
+    );
+    this.worker.on('error', (error) => this.logger.error(`Sales worker: ${error.message}`));
+  }
+
+  async process(job: Job<SalesIngestJob>): Promise<void> {
+    try {
+      await this.ingest.ingestBatch(job.data.messages, `job-${job.id}`);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      // Not this batch's fault: hold the whole queue off for a second and put the job back without
+      // spending an attempt. With the exponential backoff instead, a long outage would leave the
+      // backlog waiting about as long again after PostgreSQL is back (and could use up the attempts).
+      this.logUnavailable(error as Error);
+      await this.queue.holdOff(DATABASE_RETRY_MS);
+      throw Worker.RateLimitError();
+    }
+  }
+
+  private logUnavailable(error: Error): void {
+    if (Date.now() - this.unavailableLoggedAt < UNAVAILABLE_LOG_EVERY_MS) return;
+    this.unavailableLoggedAt = Date.now();
+    this.logger.warn(`PostgreSQL unavailable (${error.message}): sales batches wait in the queue and are retried`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.worker?.close();
+    await this.connection?.quit().catch(() => undefined);
+  }
+}

@@ -1,0 +1,58 @@
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { bullPrefix, createQueueConnection, SALES_QUEUE } from '../queue/queue-connection.js';
+import type { RawSalesMessage, SalesIngestJob } from './sale-ingest.types.js';
+
+/** Messages per job: a worker writes one job as one multi-row insert. */
+const MESSAGES_PER_JOB = 250;
+
+/**
+ * Makes sales durable in Redis before they are acknowledged: one `addBulk` (one MULTI round trip)
+ * per micro-batch of the broker, however many machines it holds.
+ */
+@Injectable()
+export class SaleIngestQueue implements OnModuleDestroy {
+  private readonly queue: Queue<SalesIngestJob>;
+  private readonly connection: Redis;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.connection = createQueueConnection(config, 'sales-queue');
+    this.queue = new Queue<SalesIngestJob>(SALES_QUEUE, {
+      connection: this.connection,
+      prefix: bullPrefix(config),
+      defaultJobOptions: {
+        attempts: 20,
+        backoff: { type: 'exponential', delay: 200 },
+        removeOnComplete: { count: 1000 },
+        removeOnFail: false,
+      },
+    });
+  }
+
+  async enqueue(messages: RawSalesMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const jobs = [];
+    for (let i = 0; i < messages.length; i += MESSAGES_PER_JOB) {
+      jobs.push({ name: 'batch', data: { messages: messages.slice(i, i + MESSAGES_PER_JOB) } });
+    }
+    await this.queue.addBulk(jobs);
+  }
+
+  /** Workers take no job for `ms` (the queue's rate limiter); used while PostgreSQL is unreachable. */
+  async holdOff(ms: number): Promise<void> {
+    await this.queue.rateLimit(ms);
+  }
+
+  async depth(): Promise<number> {
+    const counts = await this.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    return Object.values(counts).reduce((a, b) => a + b, 0);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.queue.close();
+    // BullMQ leaves a connection it was given open.
+    await this.connection.quit().catch(() => undefined);
+  }
+}

@@ -1,0 +1,226 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { buildSalesAckTopic } from '@wv/contracts';
+import { DataSource, type EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { DomainEvents } from '../common/domain-events.js';
+import { DeviceOutbox } from '../device-bridge/device-outbox.js';
+import { LedgerRepository, toCents } from '../ledger/ledger.repository.js';
+import { parseSalesPayload } from './sale-parser.js';
+import { escapeNul } from '../common/json-limits.js';
+import type { Redis } from 'ioredis';
+import { SHARED_COUNTERS } from '../observability/metrics.service.js';
+import { REDIS } from '../redis/redis.provider.js';
+import type { RawSalesMessage } from './sale-ingest.types.js';
+import { SaleRepository, type DeadLetterInput, type InsertedSale, type SaleRow } from './sale.repository.js';
+
+interface IndexedMessage {
+  message: RawSalesMessage;
+  /** The message's place in its job, which names its dead letters on every retry. */
+  index: number;
+}
+
+/**
+ * The data itself was refused: SQLSTATE class 22 (data exception, e.g. a numeric overflow) or 23
+ * (integrity constraint), or the stack overflowed walking it. Retrying such a batch cannot help.
+ */
+function isRefusedData(error: unknown): boolean {
+  if (error instanceof RangeError) return true;
+  const e = error as { code?: unknown; driverError?: { code?: unknown } } | undefined;
+  const code = String(e?.driverError?.code ?? e?.code ?? '');
+  return /^2[23][0-9A-Z]{3}$/.test(code);
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export interface IngestResult {
+  inserted: InsertedSale[];
+  duplicates: number;
+  deadLettered: number;
+}
+
+/**
+ * Writes one queued batch to PostgreSQL in one transaction: the sales (exactly once by
+ * `(esp_id, event_id)`), their daily and monthly rollups, the card debits with their ledger entries,
+ * and the dead letters. Only after the commit are the machines told (`sales/ack`).
+ */
+@Injectable()
+export class SaleIngestService {
+  private readonly logger = new Logger(SaleIngestService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sales: SaleRepository,
+    private readonly ledger: LedgerRepository,
+    private readonly outbox: DeviceOutbox,
+    private readonly events: DomainEvents,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  /** Shared across processes through Redis, so /api/metrics of any API process sees the workers' work. */
+  private async countForMetrics(inserted: number, duplicates: number, deadLetters: number): Promise<void> {
+    const pipeline = this.redis.pipeline();
+    if (inserted) pipeline.incrby(SHARED_COUNTERS.salesIngested, inserted);
+    if (duplicates) pipeline.incrby(SHARED_COUNTERS.salesDuplicates, duplicates);
+    if (deadLetters) pipeline.incrby(SHARED_COUNTERS.deadLetters, deadLetters);
+    await pipeline.exec().catch(() => undefined);
+  }
+
+  /**
+   * When the database refuses the data itself (not an outage), one machine's message must not keep
+   * the other machines' acknowledged sales out of a shared batch: the messages are then written one
+   * by one, and one that still fails is kept as a dead letter with the database's reason.
+   */
+  async ingestBatch(messages: RawSalesMessage[], batchKey: string): Promise<IngestResult> {
+    const indexed = messages.map((message, index) => ({ message, index }));
+    try {
+      return await this.write(indexed, batchKey);
+    } catch (error) {
+      if (!isRefusedData(error) || messages.length === 0) throw error;
+      this.logger.warn(
+        `Sales batch ${batchKey} holds data the database refuses (${errorText(error)}): writing it message by message`,
+      );
+      const total: IngestResult = { inserted: [], duplicates: 0, deadLettered: 0 };
+      for (const item of indexed) {
+        const result = await this.write([item], batchKey).catch((e: unknown) => {
+          if (!isRefusedData(e)) throw e;
+          return this.keepRefused(item, batchKey, e);
+        });
+        total.inserted.push(...result.inserted);
+        total.duplicates += result.duplicates;
+        total.deadLettered += result.deadLettered;
+      }
+      return total;
+    }
+  }
+
+  /** A message the database will not store, kept whole as a dead letter (and acknowledged, as rejections are). */
+  private async keepRefused(item: IndexedMessage, batchKey: string, error: unknown): Promise<IngestResult> {
+    const { message, index } = item;
+    const payload = message.payload.includes('\u0000')
+      ? `base64:${Buffer.from(message.payload, 'utf8').toString('base64')}`
+      : message.payload;
+    await this.dataSource.transaction((m) =>
+      this.sales.insertDeadLetters(m, [
+        {
+          espId: message.espId,
+          topic: message.topic,
+          reason: escapeNul(`the database refused this payload: ${errorText(error)}`),
+          payload,
+          receivedAt: new Date(message.receivedAt),
+          deliveryKey: `${batchKey}:${index}:refused`,
+        },
+      ]),
+    );
+    const { sales, rejections } = parseSalesPayload(message.espId, message.payload, new Date(message.receivedAt));
+    const eventIds = [...sales.map((s) => s.eventId), ...rejections.flatMap((r) => (r.eventId ? [r.eventId] : []))];
+    if (eventIds.length) {
+      await this.outbox.publishMany([
+        { topic: buildSalesAckTopic(message.espId), payload: { eventIds }, qos: 1, retain: false },
+      ]);
+    }
+    await this.countForMetrics(0, 0, 1);
+    this.logger.warn(`Dead-lettered a sales payload of ${message.espId} that the database refused`);
+    return { inserted: [], duplicates: 0, deadLettered: 1 };
+  }
+
+  private async write(messages: IndexedMessage[], batchKey: string): Promise<IngestResult> {
+    const rows = new Map<string, SaleRow>();
+    const deadLetters: DeadLetterInput[] = [];
+    const acks = new Map<string, Set<string>>();
+    const ack = (espId: string, eventId: string) =>
+      (acks.get(espId) ?? acks.set(espId, new Set()).get(espId)!).add(eventId);
+
+    messages.forEach(({ message, index: m }) => {
+      const receivedAt = new Date(message.receivedAt);
+      const { sales, rejections } = parseSalesPayload(message.espId, message.payload, receivedAt);
+      for (const sale of sales) {
+        const key = `${sale.espId}\u0000${sale.eventId}`;
+        if (!rows.has(key)) {
+          rows.set(key, {
+            espId: sale.espId,
+            eventId: sale.eventId,
+            kind: sale.kind,
+            price: sale.price,
+            volume: sale.volume,
+            waterType: sale.waterType,
+            cardId: sale.kind === 'card' ? (sale.cardId ?? null) : null,
+            soldAt: sale.soldAt,
+            receivedAt,
+            source: message.source,
+          });
+        }
+        ack(sale.espId, sale.eventId);
+      }
+      rejections.forEach((r, i) => {
+        deadLetters.push({
+          espId: message.espId,
+          topic: message.topic,
+          reason: r.index === null ? r.reason : `item ${r.index}: ${r.reason}`,
+          payload: r.raw,
+          receivedAt,
+          deliveryKey: `${batchKey}:${m}:${i}`,
+        });
+        // Kept in the dead-letter table: the machine may forget it.
+        if (r.eventId) ack(message.espId, r.eventId);
+      });
+    });
+
+    const inserted = await this.dataSource.transaction(async (m) => {
+      const inserted = await this.sales.insertBatch(m, [...rows.values()], this.config.timezone);
+      await this.debitCards(m, inserted);
+      await this.sales.insertDeadLetters(m, deadLetters);
+      return inserted;
+    });
+
+    await this.outbox.publishMany(
+      [...acks].map(([espId, eventIds]) => ({
+        topic: buildSalesAckTopic(espId),
+        payload: { eventIds: [...eventIds] },
+        qos: 1 as const,
+        retain: false,
+      })),
+    );
+    if (inserted.length > 0) this.events.emit('sales.committed', { sales: inserted });
+    await this.countForMetrics(inserted.length, rows.size - inserted.length, deadLetters.length);
+    if (deadLetters.length > 0) this.logger.warn(`Dead-lettered ${deadLetters.length} invalid sale payload(s)`);
+    return { inserted, duplicates: rows.size - inserted.length, deadLettered: deadLetters.length };
+  }
+
+  /**
+   * CONTRACT section 3: a card sale spends the card's balance; a sale is never refused after the water
+   * was dispensed, so an unknown card or an overdraft is stored and flagged, and an overdraft still
+   * debits (the balance goes negative) so that every balance equals the sum of its entries.
+   */
+  private async debitCards(m: EntityManager, inserted: InsertedSale[]): Promise<void> {
+    const cardSales = inserted.filter((s) => s.kind === 'card' && s.cardId);
+    if (cardSales.length === 0) return;
+    const cards = new Map(
+      (await this.ledger.lockCards(m, [...new Set(cardSales.map((s) => s.cardId!))])).map((c) => [c.cardId, c]),
+    );
+    const flags: { saleId: string; flag: string }[] = [];
+    const entries = [];
+    for (const sale of cardSales) {
+      const card = cards.get(sale.cardId!);
+      if (!card) {
+        flags.push({ saleId: sale.id, flag: 'unknown_card' });
+        continue;
+      }
+      const price = toCents(sale.price);
+      if (card.balanceCents < price) flags.push({ saleId: sale.id, flag: 'overdrawn' });
+      card.balanceCents -= price;
+      entries.push({
+        accountType: 'card' as const,
+        accountId: card.id,
+        kind: 'sale' as const,
+        amountCents: -price,
+        balanceAfterCents: card.balanceCents,
+        reference: sale.id,
+        actorId: null,
+      });
+    }
+    await this.ledger.setCardBalances(m, [...cards.values()]);
+    await this.ledger.insertEntries(m, entries);
+    await this.sales.setFlags(m, flags);
+  }
+}

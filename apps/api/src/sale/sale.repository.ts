@@ -1,0 +1,145 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+
+export interface SaleRow {
+  espId: string;
+  eventId: string;
+  kind: 'coin' | 'card';
+  price: number;
+  volume: number;
+  waterType: string;
+  cardId: string | null;
+  soldAt: Date;
+  receivedAt: Date;
+  source: 'mqtt' | 'rest';
+}
+
+export interface InsertedSale {
+  id: string;
+  espId: string;
+  eventId: string;
+  kind: 'coin' | 'card';
+  price: string;
+  volume: string;
+  waterType: string;
+  cardId: string | null;
+  soldAt: Date;
+  localDate: string;
+}
+
+export interface DeadLetterInput {
+  espId: string | null;
+  topic: string;
+  reason: string;
+  payload: string;
+  receivedAt: Date;
+  deliveryKey: string;
+}
+
+/** The only place that builds queries on sales, their rollups and dead letters. */
+@Injectable()
+export class SaleRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * One statement: inserts the batch (duplicates of `(esp_id, event_id)` do nothing) and adds the rows
+   * it really inserted to the daily and monthly rollups of APP_TIMEZONE. Returns the inserted rows.
+   * Rows are sorted so that concurrent batches take row locks in the same order (no deadlocks).
+   */
+  async insertBatch(m: EntityManager, rows: SaleRow[], timezone: string): Promise<InsertedSale[]> {
+    if (rows.length === 0) return [];
+    const col = <K extends keyof SaleRow>(k: K) => rows.map((r) => r[k]);
+    return m.query(
+      `
+      WITH input AS (
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::numeric[], $6::text[], $7::text[],
+                             $8::timestamptz[], $9::timestamptz[], $10::text[])
+          AS t(esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, received_at, source)
+      ),
+      inserted AS (
+        INSERT INTO sales (esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date, received_at, source)
+        SELECT esp_id, event_id, kind, price, volume, water_type, card_id, sold_at,
+               (sold_at AT TIME ZONE $11)::date, received_at, source
+        FROM input ORDER BY esp_id, event_id
+        ON CONFLICT (esp_id, event_id) DO NOTHING
+        RETURNING id, esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date
+      ),
+      daily AS (
+        INSERT INTO sales_daily AS d (esp_id, day, kind, price_total, volume_total, sales_count)
+        SELECT esp_id, local_date, kind, sum(price), sum(volume), count(*) FROM inserted
+        GROUP BY esp_id, local_date, kind ORDER BY esp_id, local_date, kind
+        ON CONFLICT (esp_id, day, kind) DO UPDATE SET
+          price_total = d.price_total + excluded.price_total,
+          volume_total = d.volume_total + excluded.volume_total,
+          sales_count = d.sales_count + excluded.sales_count
+      ),
+      monthly AS (
+        INSERT INTO sales_monthly AS mo (esp_id, month, kind, price_total, volume_total, sales_count)
+        SELECT esp_id, date_trunc('month', local_date)::date, kind, sum(price), sum(volume), count(*) FROM inserted
+        GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+        ON CONFLICT (esp_id, month, kind) DO UPDATE SET
+          price_total = mo.price_total + excluded.price_total,
+          volume_total = mo.volume_total + excluded.volume_total,
+          sales_count = mo.sales_count + excluded.sales_count
+      )
+      SELECT id::text, esp_id AS "espId", event_id AS "eventId", kind, price::text, volume::text,
+             water_type AS "waterType", card_id AS "cardId", sold_at AS "soldAt", to_char(local_date, 'YYYY-MM-DD') AS "localDate"
+      FROM inserted ORDER BY sold_at, id`,
+      [
+        col('espId'),
+        col('eventId'),
+        col('kind'),
+        rows.map((r) => r.price.toFixed(2)),
+        rows.map((r) => r.volume.toFixed(3)),
+        col('waterType'),
+        col('cardId'),
+        col('soldAt'),
+        col('receivedAt'),
+        col('source'),
+        timezone,
+      ],
+    );
+  }
+
+  async setFlags(m: EntityManager, flags: { saleId: string; flag: string }[]): Promise<void> {
+    if (flags.length === 0) return;
+    await m.query(
+      `UPDATE sales s SET flag = f.flag FROM unnest($1::bigint[], $2::text[]) AS f(id, flag) WHERE s.id = f.id`,
+      [flags.map((f) => f.saleId), flags.map((f) => f.flag)],
+    );
+  }
+
+  async insertDeadLetters(m: EntityManager, letters: DeadLetterInput[]): Promise<void> {
+    if (letters.length === 0) return;
+    await m.query(
+      `INSERT INTO dead_letters (esp_id, topic, reason, payload, received_at, delivery_key)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[])
+       ON CONFLICT (delivery_key) DO NOTHING`,
+      [
+        letters.map((l) => l.espId),
+        letters.map((l) => l.topic),
+        letters.map((l) => l.reason),
+        letters.map((l) => l.payload),
+        letters.map((l) => l.receivedAt),
+        letters.map((l) => l.deliveryKey),
+      ],
+    );
+  }
+
+  async listDeadLetters(page: number, limit: number) {
+    const rows: {
+      id: string;
+      espId: string | null;
+      topic: string;
+      reason: string;
+      payload: string;
+      receivedAt: Date;
+    }[] = await this.dataSource.query(
+      `SELECT id::text, esp_id AS "espId", topic, reason, payload, received_at AS "receivedAt"
+       FROM dead_letters ORDER BY received_at DESC, id DESC LIMIT $1 OFFSET $2`,
+      [limit, (page - 1) * limit],
+    );
+    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM dead_letters`);
+    return { data: rows.map((r) => ({ ...r, receivedAt: r.receivedAt.toISOString() })), total: total as number };
+  }
+}

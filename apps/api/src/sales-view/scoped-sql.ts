@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import type { Pool } from 'pg';
+import type { DataSource, ObjectLiteral } from 'typeorm';
+import type { Actor } from '../common/actor.js';
+import { scopeDevices } from '../common/scope.js';
+
+/** Raw SQL with `:name` parameters, as TypeORM's query builder writes them. */
+export interface NamedSql {
+  sql: string;
+  params: ObjectLiteral;
+}
+
+/**
+ * `SELECT esp_id FROM devices` limited by the one tenant rule (scopeDevices), as a fragment that the
+ * sales-view repositories embed in their hand-written SQL, so that every read there goes through it.
+ */
+export function visibleDeviceIds(dataSource: DataSource, actor: Actor): NamedSql {
+  const qb = scopeDevices(dataSource.createQueryBuilder().select('vd.esp_id').from('devices', 'vd'), actor, 'vd');
+  return { sql: qb.getQuery(), params: qb.getParameters() };
+}
+
+/**
+ * Turns named parameters into PostgreSQL's `$n` with TypeORM's own escaping. Parameter names must not
+ * be type names (`text`, `date`, …): `x::date` would read as parameter `date`.
+ */
+export function positional(dataSource: DataSource, named: NamedSql): [string, unknown[]] {
+  const [sql, values] = dataSource.driver.escapeQueryWithParameters(named.sql, named.params);
+  return [sql, values as unknown[]];
+}
+
+/**
+ * Runs a statement as a named prepared statement on the pool's connections: PostgreSQL plans it once
+ * per connection instead of on every call. The views' statements are few (one per filter, sort and
+ * role shape) and run constantly; planning their CTEs cost more than executing them.
+ */
+export async function queryPrepared<T>(dataSource: DataSource, [text, values]: [string, unknown[]]): Promise<T[]> {
+  const pool = (dataSource.driver as unknown as { master: Pool }).master;
+  const name = `wv_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+  return (await pool.query({ name, text, values })).rows as T[];
+}

@@ -1,0 +1,77 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EXPORT_FILE_NAME, type CardExportQuery, type CoinExportQuery } from '@wv/contracts';
+import type { Response } from 'express';
+import type { Actor } from '../common/actor.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { TransactionRepository, type SaleKind } from './transaction.repository.js';
+import { TransactionService } from './transaction.service.js';
+import { streamXlsxExport } from './xlsx-export.runner.js';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** Each export holds a database connection and a worker thread for its whole length: bound them. */
+const MAX_CONCURRENT_EXPORTS = 4;
+
+/**
+ * Streams `table_data.xlsx` (CONTRACT 3a) from a server-side cursor with backpressure: the memory of
+ * an export does not grow with its rows (see writeXlsxTable), and the spreadsheet is built off the
+ * API's event loop (see streamXlsxExport).
+ */
+@Injectable()
+export class TransactionExportService {
+  private readonly logger = new Logger(TransactionExportService.name);
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly transactions: TransactionService,
+    private readonly repository: TransactionRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async stream(
+    actor: Actor,
+    machineId: string,
+    kind: SaleKind,
+    q: CardExportQuery | CoinExportQuery,
+    res: Response,
+  ): Promise<void> {
+    // Scope first: a foreign machine is a normal 404 body, before any byte of the file.
+    const filter = await this.transactions.filterFor(actor, machineId, kind, q);
+    await this.acquire();
+    try {
+      if (res.destroyed) return; // gave up while waiting for a slot
+      res.status(200);
+      res.setHeader('Content-Type', XLSX_TYPE);
+      res.setHeader('Content-Disposition', `attachment; filename="${EXPORT_FILE_NAME}"`);
+      res.setHeader('Cache-Control', 'no-store');
+      const job = {
+        kind,
+        statement: this.repository.exportStatement(actor, filter),
+        databaseUrl: this.config.databaseUrl,
+      };
+      await streamXlsxExport(job, res, () => this.repository.openExportCursor(actor, filter));
+    } catch (error) {
+      if (!res.headersSent) throw error;
+      // Too late for an error body: cut the download so that the client sees it incomplete.
+      this.logger.error(`Export of ${machineId} failed after it started: ${(error as Error).message}`);
+      res.destroy(error as Error);
+    } finally {
+      this.release();
+    }
+  }
+
+  private async acquire(): Promise<void> {
+    if (this.running < MAX_CONCURRENT_EXPORTS) {
+      this.running++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Hands the slot straight to the next waiting export, if any. */
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+}

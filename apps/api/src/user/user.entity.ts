@@ -1,0 +1,46 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { Role } from '@wv/contracts';
+
+@Entity({ name: 'users' })
+export class UserEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id!: string;
+
+  @Column({ type: 'text' })
+  role!: Role;
+
+  @Column({ name: 'first_name', type: 'text' })
+  firstName!: string;
+
+  @Column({ name: 'last_name', type: 'text' })
+  lastName!: string;
+
+  @Column({ type: 'text' })
+  username!: string;
+
+  @Column({ type: 'text', nullable: true })
+  email!: string | null;
+
+  @Column({ name: 'phone_number', type: 'text' })
+  phoneNumber!: string;
+
+  @Column({ type: 'text' })
+  location!: string;
+
+  @Column({ name: 'password_hash', type: 'text', select: false })
+  passwordHash!: string;
+
+  /** For attendants: the manager who created them (their tenant). */
+  @Column({ name: 'manager_id', type: 'uuid', nullable: true })
+  managerId!: string | null;
+
+  /** Tokens issued before this instant are refused (password change, removal). */
+  @Column({ name: 'tokens_valid_after', type: 'timestamptz' })
+  tokensValidAfter!: Date;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
+  deletedAt!: Date | null;
+}

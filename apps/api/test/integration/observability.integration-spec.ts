@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { createManager } from '../factories/fleet.factory.js';
+import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js';
+
+const METRICS_TOKEN = 'scraper-token-0123456789abcdef';
+
+describe('observability', () => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await createTestApp({ METRICS_TOKEN });
+    admin = await t.http.login(TEST_ADMIN.email, TEST_ADMIN.password);
+  });
+  afterAll(() => t.close());
+
+  it('serves Prometheus metrics to admins and to the METRICS_TOKEN, and to nobody else', async () => {
+    const manager = await createManager(t.http, admin);
+    const device = manager.devices[0]!;
+    const sale = { eventId: randomUUID(), kind: 'coin', price: 100, volume: 2.5, waterType: 'cold' };
+    await t.http.post(`/machines/${device.espId}/sales`, sale, { headers: { 'x-device-key': device.deviceKey } });
+    await t.http.post(
+      `/machines/${device.espId}/sales`,
+      { nope: true },
+      { headers: { 'x-device-key': device.deviceKey } },
+    );
+
+    const deadline = Date.now() + 10_000;
+    let text = '';
+    while (Date.now() < deadline) {
+      text = (await t.http.get<string>('/metrics', { token: admin })).body;
+      if (/wv_sales_ingested_total\{[^}]*\} 1\b/.test(text) && /wv_dead_letters_total\{[^}]*\} 1\b/.test(text)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(text).toMatch(/wv_sales_ingested_total\{[^}]*\} 1\b/);
+    expect(text).toMatch(/wv_dead_letters_total\{[^}]*\} 1\b/);
+    expect(text).toMatch(/wv_sales_queue_depth/);
+    expect(text).toMatch(/wv_machines_connected/);
+    expect(text).toMatch(/wv_http_request_duration_seconds_bucket\{[^}]*route="\/api\/machines\/:espId\/sales"/);
+
+    const scraper = await fetch(`${t.baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(scraper.status).toBe(200);
+    expect(scraper.headers.get('content-type')).toMatch(/text\/plain/);
+    expect((await t.http.get('/metrics')).status).toBe(401);
+    expect((await t.http.get('/metrics', { token: manager.token })).status).toBe(403);
+    expect((await t.http.get('/metrics', { token: 'wrong-token-0123456789abcdef' })).status).toBe(401);
+  });
+
+  it('gives every response a request id, echoing a sane one from the caller', async () => {
+    const own = await fetch(`${t.baseUrl}/api/health`, { headers: { 'x-request-id': 'trace-123' } });
+    expect(own.headers.get('x-request-id')).toBe('trace-123');
+    const generated = await fetch(`${t.baseUrl}/api/health`, { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers liveness and readiness', async () => {
+    expect(await t.http.get('/health/live')).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(await t.http.get('/health')).toMatchObject({
+      status: 200,
+      body: { status: 'ok', db: 'up', redis: 'up', mqtt: 'up' },
+    });
+  });
+});

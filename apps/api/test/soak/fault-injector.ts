@@ -1,0 +1,75 @@
+import type { FaultSpec } from './fault-plan.js';
+import type { ProgramSupervisor } from './program-supervisor.js';
+import type { Recovery } from './recovery-probe.js';
+import type { SoakCluster } from './soak-cluster.js';
+
+export interface FaultOutcome {
+  spec: FaultSpec;
+  startedAt: number;
+  /** The moment the fault is over: the process restarted, the server up, the network healed. */
+  endedAt: number;
+  /** Resolves when whatever the fault left restarting is ready again (a killed process). */
+  settled: Promise<void>;
+  recovery?: Recovery;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Carries out one planned fault against the run's processes, servers and proxies. */
+export class FaultInjector {
+  constructor(
+    private readonly cluster: SoakCluster,
+    private readonly supervisor: ProgramSupervisor,
+  ) {}
+
+  async inject(spec: FaultSpec): Promise<FaultOutcome> {
+    const startedAt = Date.now();
+    let settled: Promise<void> = Promise.resolve();
+    const { proxy, redis, pg } = this.cluster;
+    switch (spec.kind) {
+      case 'kill-api':
+      case 'kill-worker': {
+        const role = spec.kind === 'kill-api' ? 'api' : 'worker';
+        await this.supervisor.kill(role);
+        await sleep(spec.durationMs);
+        // Restarted as a supervisor would; the system is measured from the moment it is started.
+        settled = this.supervisor.start(role).then(() => undefined);
+        break;
+      }
+      case 'restart-redis':
+        await redis.stop(spec.stop === 'SIGTERM' ? 'SIGTERM' : 'SIGKILL');
+        await sleep(spec.durationMs);
+        await redis.start();
+        break;
+      case 'restart-pg':
+        await pg.stop(spec.stop === 'fast' ? 'fast' : 'immediate');
+        await sleep(spec.durationMs);
+        await pg.start();
+        break;
+      case 'latency-pg':
+      case 'latency-redis': {
+        const name = spec.kind === 'latency-pg' ? 'pg' : 'redis';
+        await proxy.latency(name, spec.latencyMs ?? 50);
+        await sleep(spec.durationMs);
+        await proxy.heal(name);
+        break;
+      }
+      case 'reset-pg':
+      case 'reset-redis':
+        await proxy.reset(spec.kind === 'reset-pg' ? 'pg' : 'redis');
+        break;
+      case 'blackhole-pg':
+      case 'blackhole-redis': {
+        const name = spec.kind === 'blackhole-pg' ? 'pg' : 'redis';
+        await proxy.blackhole(name);
+        await sleep(spec.durationMs);
+        if (spec.end === 'reset') await proxy.reset(name);
+        if (spec.end === 'drop') await proxy.drop(name);
+        await proxy.heal(name);
+        break;
+      }
+    }
+    settled.catch(() => undefined);
+    return { spec, startedAt, endedAt: Date.now(), settled };
+  }
+}

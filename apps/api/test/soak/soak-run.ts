@@ -1,0 +1,260 @@
+import type { Sale } from '@wv/contracts';
+import { createRandom, Fleet } from '@wv/simulator';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type pg from 'pg';
+import { HttpClient } from '../support/http-client.js';
+import { waitUntilStored } from '../support/sales-invariants.js';
+import { FaultInjector, type FaultOutcome } from './fault-injector.js';
+import type { RunPlan } from './fault-plan.js';
+import { MoneyWorkload, type MoneyActor } from './money-workload.js';
+import { RecoveryProbe } from './recovery-probe.js';
+import { checkMoney, checkSales } from './soak-checks.js';
+import type { QueueState, SoakCluster } from './soak-cluster.js';
+import type { SoakStage } from './soak-stage.js';
+
+/** CONTRACT section 4 and issue 6: the system serves again within 10 s of a fault's end. */
+export const RECOVERY_LIMIT_MS = 10_000;
+const CARDS_PER_ATTENDANT = 6;
+const DRAIN_TIMEOUT_MS = 120_000;
+
+export interface RunResult {
+  plan: RunPlan;
+  sales: number;
+  moneyCalls: number;
+  moneyRetries: number;
+  probeSales: number;
+  pubacked: number;
+  stored: number;
+  lost: number;
+  duplicated: number;
+  /** Rollups, ledger, clients' books, altered or phantom sales, dead letters. */
+  invariantViolations: number;
+  faults: FaultOutcome[];
+  /** Every problem of the run, one sentence each (empty: the run passed). */
+  failures: string[];
+  durationMs: number;
+  /** Resident memory of the processes after the run: growth across runs on one stage hints at a leak. */
+  rssMb: { api: number | null; worker: number | null };
+  /** Where the time went: emptying the tables and starting the fleet, load and faults, drain, checks. */
+  phases: Record<'setup' | 'load' | 'drain' | 'checks', number>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Sells `total` sales evenly over `spreadMs` (machines sell offline too: the outbox keeps them). */
+async function sellPaced(fleet: Fleet, total: number, spreadMs: number): Promise<void> {
+  const start = Date.now();
+  let sold = 0;
+  while (sold < total) {
+    const due = Math.min(total, Math.ceil((total * (Date.now() - start)) / spreadMs));
+    if (due > sold) fleet.sell(due - sold);
+    sold = Math.max(sold, due);
+    await sleep(25);
+  }
+}
+
+const summarize = (items: string[], max = 5) =>
+  items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} … (${items.length} in all)`;
+
+/**
+ * One seeded fault run on a stage (api/broker and worker as separate processes): the run's tables
+ * emptied, the fleet selling, attendants and their manager moving money, the planned faults one
+ * after another with the recovery measured after each, then a drain and the checks.
+ */
+export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunPlan): Promise<RunResult> {
+  const started = Date.now();
+  const failures: string[] = [];
+  const { supervisor, db } = stage;
+  const crashesBefore = supervisor.crashes.length;
+  const { fixtures } = cluster;
+  const tag = `r${plan.seed.toString(36)}${Date.now().toString(36)}`;
+  const sold = new Map<string, Sale>();
+  const pubacked = new Set<string>();
+  const outcomes: FaultOutcome[] = [];
+  let fleet: Fleet | undefined;
+  let probe: RecoveryProbe | undefined;
+  let money: MoneyWorkload | undefined;
+  let probeSales = 0;
+  const phases = { setup: 0, load: 0, drain: 0, checks: 0 };
+  let mark = started;
+  const lap = (phase: keyof typeof phases) => {
+    phases[phase] = Date.now() - mark;
+    mark = Date.now();
+  };
+  try {
+    await cluster.ensureHealthy();
+    await stage.ensureRunning();
+    await stage.reset();
+    supervisor.forgetExited();
+    const baseUrl = () => stage.baseUrl;
+    const http = new HttpClient(baseUrl());
+    const managerToken = await cluster.token(fixtures.manager, http);
+    const attendants: MoneyActor[] = [];
+    for (const [i, a] of fixtures.attendants.entries()) {
+      const cardIds = Array.from({ length: CARDS_PER_ATTENDANT }, (_, j) => `${tag}-C${i}${j}`);
+      attendants.push({ userId: a.userId, token: await cluster.token(a, http), espId: a.espId, cardIds });
+    }
+    const cardsAt = new Map(attendants.map((a) => [a.espId, a.cardIds]));
+
+    fleet = new Fleet({
+      url: `mqtt://127.0.0.1:${stage.deployment.mqttPort}`,
+      identities: fixtures.machines.map((m) => ({ ...m, cards: cardsAt.get(m.espId) })),
+      rate: 0,
+      dayCurve: false,
+      seed: plan.workloadSeed,
+      reconnectDelayMs: 200,
+      connectTimeoutMs: 3_000,
+      backlogBatchSize: 50,
+      // A sales/ack travels through Redis pub/sub and is lost if Redis or the broker restarts at
+      // that moment; the machine then sends the sale again after this long (firmware does the same).
+      resendAfterMs: 5_000,
+      // Field conditions besides the injected faults: QoS 1 duplicates and Wi-Fi drops.
+      duplicateProbability: 0.01,
+      offlineProbability: 0.05,
+      offlineCheckMs: 2_000,
+      offlineDurationMs: [200, 2_000],
+    });
+    for (const m of fleet.machines) {
+      m.on('sale', (sale) => sold.set(`${m.espId}/${sale.eventId}`, sale));
+      m.on('pubacked', (ids) => ids.forEach((id) => pubacked.add(`${m.espId}/${id}`)));
+    }
+    await fleet.start(15_000);
+    probe = new RecoveryProbe({
+      baseUrl,
+      mqttPort: stage.deployment.mqttPort,
+      machine: fixtures.probe,
+      login: { identifier: fixtures.manager.identifier, password: fixtures.manager.password },
+      db,
+      tag,
+      onPubacked: (sale) => {
+        const key = `${fixtures.probe.espId}/${sale.eventId}`;
+        if (!sold.has(key)) probeSales++;
+        sold.set(key, sale);
+        pubacked.add(key);
+      },
+    });
+    money = new MoneyWorkload({
+      baseUrl,
+      managerToken,
+      attendants,
+      rng: createRandom(plan.workloadSeed).fork(0x5eed),
+      tag,
+    });
+
+    lap('setup');
+    const injector = new FaultInjector(cluster, supervisor);
+    const faulting = (async () => {
+      for (const spec of plan.faults) {
+        await sleep(spec.gapMs);
+        const outcome = await injector.inject(spec);
+        outcome.recovery = await probe!.measure(outcome.endedAt, new Set(pubacked));
+        await outcome.settled;
+        outcomes.push(outcome);
+      }
+    })();
+    await Promise.all([sellPaced(fleet, plan.sales, plan.loadMs), money.run(plan.moneyCalls, plan.loadMs), faulting]);
+
+    lap('load');
+    await fleet.drain(DRAIN_TIMEOUT_MS).catch(async (error: Error) => {
+      const queue = await cluster.queueState().catch(() => ({}));
+      failures.push(`stuck: ${error.message} after the load; sales queue ${JSON.stringify(queue)}`);
+    });
+    const unstored = await waitUntilStored(db, pubacked, 30_000);
+    if (unstored.length) failures.push(`PUBACKed but not stored 30 s after the drain: ${summarize(unstored)}`);
+    // Redelivered copies of committed sales may still be queued: they must be worked off (stored
+    // once) before the checks, and before the next run on this stage empties the tables.
+    const queue = await queueIdle(cluster, 60_000);
+    if (queue.wait + queue.active + queue.delayed + queue.prioritized + queue.failed > 0) {
+      failures.push(`the sales queue is not idle a minute after the drain: ${JSON.stringify(queue)}`);
+    }
+    lap('drain');
+  } catch (error) {
+    failures.push(`run aborted: ${(error as Error).stack ?? String(error)}`);
+  } finally {
+    await fleet?.stop().catch(() => undefined);
+    probe?.close();
+  }
+
+  const verdict = await verify(db, pubacked, sold, money, failures);
+  for (const o of outcomes) {
+    const r = o.recovery!;
+    if (!(r.servedMs <= RECOVERY_LIMIT_MS)) {
+      const parts = `health ${fmtMs(r.healthMs)}, login ${fmtMs(r.loginMs)}, PUBACK ${fmtMs(r.pubackMs)}`;
+      failures.push(
+        `${o.spec.kind}: served again after ${fmtMs(r.servedMs)} (${parts}), over ${RECOVERY_LIMIT_MS / 1000} s`,
+      );
+    }
+  }
+  for (const c of supervisor.crashes.slice(crashesBefore)) {
+    failures.push(`the ${c.role} process crashed (${c.exit}); its last output:\n${c.outputTail.slice(-1500)}`);
+  }
+  if (failures.length || process.env.SOAK_KEEP_LOGS) {
+    const dir = `.tmp/soak/seed-${plan.seed}`;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(`${dir}/api.log`, supervisor.output('api'));
+    writeFileSync(`${dir}/worker.log`, supervisor.output('worker'));
+    writeFileSync(`${dir}/postgres.log`, cluster.pg.logTail(200_000));
+    if (failures.length) failures.push(`the processes' output is in ${dir}/`);
+  }
+  lap('checks');
+
+  return {
+    rssMb: { api: supervisor.rssMb('api'), worker: supervisor.rssMb('worker') },
+    plan,
+    sales: fleet?.stats().generated ?? 0,
+    moneyCalls: money?.calls ?? 0,
+    moneyRetries: money?.retries ?? 0,
+    probeSales,
+    pubacked: pubacked.size,
+    ...verdict,
+    faults: outcomes,
+    failures,
+    durationMs: Date.now() - started,
+    phases,
+  };
+}
+
+/** Waits until the sales queue holds no job to do; returns its last counts. */
+async function queueIdle(cluster: SoakCluster, timeoutMs: number): Promise<QueueState> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const q = await cluster.queueState();
+    if (q.wait + q.active + q.delayed + q.prioritized === 0 || Date.now() > deadline) return q;
+    await sleep(100);
+  }
+}
+
+/** The checks after a run; each problem is also added to `failures` as a sentence. */
+async function verify(
+  db: pg.Pool,
+  pubacked: ReadonlySet<string>,
+  sold: ReadonlyMap<string, Sale>,
+  money: MoneyWorkload | undefined,
+  failures: string[],
+): Promise<Pick<RunResult, 'stored' | 'lost' | 'duplicated' | 'invariantViolations'>> {
+  if (money?.violations.length) failures.push(`money calls: ${summarize(money.violations)}`);
+  try {
+    const sales = await checkSales(db, pubacked, sold);
+    const lost = sales.lost.length;
+    const duplicated = sales.duplicated.length;
+    if (lost) failures.push(`${lost} PUBACKed sales lost: ${summarize(sales.lost)}`);
+    if (duplicated) failures.push(`${duplicated} sales stored twice: ${summarize(sales.duplicated)}`);
+    const broken = [
+      ...sales.rollups.map((r) => `rollup differs from the rows: ${JSON.stringify(r)}`),
+      ...sales.phantom.map((k) => `stored but never sold: ${k}`),
+      ...sales.altered.map((k) => `stored differently from what was sold: ${k}`),
+      ...(sales.deadLetters ? [`${sales.deadLetters} valid sales dead-lettered`] : []),
+      ...(await checkMoney(db, money?.books ?? [])),
+    ];
+    if (broken.length) failures.push(`invariants broken: ${summarize(broken, 8)}`);
+    return { stored: sales.stored, lost, duplicated, invariantViolations: broken.length };
+  } catch (error) {
+    failures.push(`checks failed to run: ${String(error)}`);
+    return { stored: 0, lost: 0, duplicated: 0, invariantViolations: 1 };
+  }
+}
+
+export function fmtMs(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return 'never';
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

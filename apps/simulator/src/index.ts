@@ -1,0 +1,20 @@
+/** The fleet simulator as a library: the API's tests and the demo drive machines through this. */
+export { Fleet, type FleetEvents } from './fleet.js';
+export type { FleetOptions, FleetStats } from './fleet.types.js';
+export { Machine } from './machine.js';
+export {
+  DEFAULT_FIRMWARE,
+  type MachineCredentials,
+  type MachineEvents,
+  type MachineIdentity,
+  type MachineOptions,
+  type MachineState,
+  type MachineStats,
+  type ProvisioningIdentity,
+} from './machine.types.js';
+export { generateCredentials, generateMacIdentities, parseCardList, parseCredentialsList } from './machine-identity.js';
+export { DEFAULT_TARIFFS, priceOf, type Tariffs } from './tariff.js';
+export { generateSale, type SaleContext } from './sale-generator.js';
+export { dayCurveFactor, drawHourOfDay, HOURLY_WEIGHTS, localHour, DEFAULT_TIME_ZONE } from './day-curve.js';
+export { createRandom, mulberry32, type Random } from './prng.js';
+export { formatSummary } from './summary.js';

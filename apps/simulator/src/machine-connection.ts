@@ -1,0 +1,153 @@
+import { buildConfigTopic, buildSalesAckTopic, buildStatusTopic } from '@wv/contracts';
+import { EventEmitter } from 'node:events';
+import { parseInboundMessage, type InboundMessage } from './inbound-message.js';
+import { DEFAULT_FIRMWARE, type MachineCredentials, type MachineOptions, type MachineState } from './machine.types.js';
+import { linkTimings, MqttLink } from './mqtt-link.js';
+import type { Random } from './prng.js';
+import { ProvisioningSession } from './provisioning.js';
+
+export interface MachineConnectionEvents {
+  /** Connected as the machine, subscribed, status published: sales may flow. */
+  online: [link: MqttLink, espId: string];
+  offline: [];
+  waiting: [];
+  provisioned: [credentials: MachineCredentials];
+  refused: [error: Error];
+  message: [message: InboundMessage, espId: string];
+}
+
+const OFFLINE_STATUS = JSON.stringify({ online: false });
+
+/**
+ * A machine's life on the network: first boot through provisioning when it has no id, then its own
+ * persistent session with the retained status and its will (CONTRACT section 4).
+ */
+export class MachineConnection extends EventEmitter<MachineConnectionEvents> {
+  private stateValue: MachineState = 'idle';
+  private link: MqttLink | null = null;
+  private provisioning: ProvisioningSession | null = null;
+
+  constructor(
+    private readonly options: MachineOptions,
+    private credentialsValue: MachineCredentials | null,
+    private readonly macAddress: string,
+    private readonly provisionPassword: string,
+    private readonly rng: Random,
+  ) {
+    super();
+  }
+
+  get state(): MachineState {
+    return this.stateValue;
+  }
+  get credentials(): MachineCredentials | null {
+    return this.credentialsValue;
+  }
+  /** Connected as `provision` and waiting for an admin to assign an id. */
+  get awaitingId(): boolean {
+    return this.stateValue === 'provisioning' && this.provisioning?.connected === true;
+  }
+  get lastError(): string | null {
+    return this.link?.lastError ?? this.provisioning?.lastError ?? null;
+  }
+
+  start(): void {
+    if (this.stateValue !== 'idle') return;
+    if (this.credentialsValue) this.connectAsMachine();
+    else this.startProvisioning();
+  }
+
+  /** The socket dies without DISCONNECT, so the broker publishes the will; `reopen()` comes back. */
+  kill(): boolean {
+    if (!this.link || this.stateValue === 'stopped') return false;
+    this.link.kill();
+    this.setOffline();
+    return true;
+  }
+
+  reopen(): void {
+    if (this.stateValue === 'offline') this.link?.open();
+  }
+
+  publish(topic: string, payload: string): Promise<void> {
+    return this.link ? this.link.publish(topic, payload) : Promise.reject(new Error('not connected'));
+  }
+
+  /** Says `{online:false}` itself, since a clean DISCONNECT fires no will. */
+  async stop(): Promise<void> {
+    if (this.stateValue === 'stopped') return;
+    this.stateValue = 'stopped';
+    await this.provisioning?.stop();
+    const espId = this.credentialsValue?.espId;
+    if (this.link && espId) {
+      await this.link.close({ topic: buildStatusTopic(espId), payload: OFFLINE_STATUS, retain: true });
+    }
+  }
+
+  private startProvisioning(): void {
+    this.stateValue = 'provisioning';
+    const session = new ProvisioningSession({
+      ...linkTimings(this.options),
+      macAddress: this.macAddress,
+      password: this.provisionPassword,
+      firmware: this.options.firmware ?? DEFAULT_FIRMWARE,
+    });
+    this.provisioning = session;
+    session.on('waiting', () => this.emit('waiting'));
+    session.on('refused', (err) => this.emit('refused', err));
+    session.on('assigned', (credentials) => {
+      this.credentialsValue = credentials;
+      this.emit('provisioned', credentials);
+      // A clean disconnect from the provisioning session before connecting under the new id.
+      void session.stop().then(() => {
+        this.provisioning = null;
+        if (this.stateValue === 'provisioning') this.connectAsMachine();
+      });
+    });
+    session.start();
+  }
+
+  private connectAsMachine(): void {
+    const { espId, deviceKey } = this.credentialsValue!;
+    this.stateValue = 'connecting';
+    const link = new MqttLink({
+      ...linkTimings(this.options),
+      clientId: espId,
+      username: espId,
+      password: deviceKey,
+      clean: false,
+      will: { topic: buildStatusTopic(espId), payload: OFFLINE_STATUS },
+    });
+    this.link = link;
+    link.on('connect', () => void this.onConnect(link, espId));
+    link.on('down', () => this.setOffline());
+    link.on('refused', (err) => this.emit('refused', err));
+    link.on('message', (topic, payload) => this.emit('message', parseInboundMessage(espId, topic, payload), espId));
+    link.open();
+  }
+
+  private async onConnect(link: MqttLink, espId: string): Promise<void> {
+    try {
+      // Subscribe before any sale goes out: on a new session a sales/ack sent before the SUBACK is lost.
+      await link.subscribe([buildConfigTopic(espId), buildSalesAckTopic(espId)]);
+      const firmware = this.options.firmware ?? DEFAULT_FIRMWARE;
+      const status = { online: true, firmware, rssi: this.rng.int(-85, -45) };
+      await link.publish(buildStatusTopic(espId), JSON.stringify(status), true);
+    } catch (err) {
+      // Usually the connection dropped meanwhile and the next connect starts over; a refused
+      // subscription (the broker's ACL) is worth saying.
+      if (link.connected) this.options.log?.(`${espId}: cannot start its session: ${(err as Error).message}`);
+      return;
+    }
+    if (this.stateValue === 'stopped' || !link.connected) return;
+    this.stateValue = 'online';
+    this.emit('online', link, espId);
+  }
+
+  private setOffline(): void {
+    if (this.stateValue === 'stopped') return;
+    const wasOnline = this.stateValue === 'online';
+    this.stateValue = 'offline';
+    if (wasOnline) this.emit('offline');
+  }
+}

@@ -1,0 +1,259 @@
+import { buildConfigAckTopic, normalizeMac, type ConfigPayload, type Sale } from '@wv/contracts';
+import { EventEmitter } from 'node:events';
+import { dayCurveFactor, DEFAULT_TIME_ZONE, localHour } from './day-curve.js';
+import type { InboundMessage } from './inbound-message.js';
+import { MachineConnection } from './machine-connection.js';
+import { ESPRESSIF_OUI } from './machine-identity.js';
+import { MachineTimers } from './machine-timers.js';
+import type { MachineCredentials, MachineEvents, MachineOptions, MachineState, MachineStats } from './machine.types.js';
+import { createRandom, type Random } from './prng.js';
+import { generateSale, randomCardId } from './sale-generator.js';
+import { SaleScheduler } from './sale-scheduler.js';
+import { SaleUplink } from './sale-uplink.js';
+import { applyConfigTariffs, DEFAULT_TARIFFS, type Tariffs } from './tariff.js';
+import { waitForCondition } from './wait-for.js';
+
+/** Random card UIDs a machine uses when it is given no card list. */
+const RANDOM_CARD_POOL = 20;
+
+/**
+ * One simulated ESP32 vending machine: one MQTT client, a flash outbox, a sales generator, and the
+ * config it was given. Sells while offline too; the outbox delivers once it is back.
+ */
+export class Machine extends EventEmitter<MachineEvents> {
+  readonly macAddress: string;
+  private readonly rng: Random;
+  private readonly now: () => Date;
+  private readonly cards: readonly string[];
+  private readonly bootId: string;
+  private readonly connection: MachineConnection;
+  private readonly uplink: SaleUplink;
+  private readonly scheduler: SaleScheduler;
+  private readonly timers: MachineTimers;
+  private tariffsValue: Tariffs;
+  private configValue: ConfigPayload | null = null;
+  private rateValue: number;
+  private eventCounter = 0;
+  private generated = 0;
+  private connects = 0;
+
+  constructor(private readonly options: MachineOptions) {
+    super();
+    this.rng = options.random ?? createRandom();
+    this.now = options.now ?? (() => new Date());
+    const id = options.identity;
+    this.macAddress = normalizeMac('macAddress' in id ? id.macAddress : `${ESPRESSIF_OUI}${this.rng.hex(6)}`);
+    const credentials = 'espId' in id ? { espId: id.espId, deviceKey: id.deviceKey } : null;
+    // "A password it chose at first boot": fixed for the machine's life, reproducible with --seed.
+    const provisionPassword = ('provisionPassword' in id && id.provisionPassword) || this.rng.hex(16);
+    const cards = id.cards?.length ? id.cards : options.cards;
+    this.cards = cards?.length ? cards : Array.from({ length: RANDOM_CARD_POOL }, () => randomCardId(this.rng));
+    // Time-based, so that two runs with the same --seed never reuse an eventId the server stored.
+    this.bootId = options.bootId ?? `${Date.now().toString(36)}${this.rng.hex(4).toLowerCase()}`;
+    this.tariffsValue = { ...DEFAULT_TARIFFS, ...options.tariffs };
+    this.rateValue = options.rate ?? 0;
+    this.uplink = new SaleUplink(this.rng, options, (eventIds) => this.emit('pubacked', eventIds));
+    this.scheduler = new SaleScheduler({ rng: this.rng, rate: () => this.currentRate(), onSale: () => this.sell() });
+    this.timers = new MachineTimers({
+      rng: this.rng,
+      offlineProbability: options.offlineProbability ?? 0,
+      offlineCheckMs: options.offlineCheckMs ?? 10_000,
+      offlineDurationMs: options.offlineDurationMs ?? [5_000, 30_000],
+      resendAfterMs: options.resendAfterMs ?? 60_000,
+      isOnline: () => this.online,
+      goOffline: (ms) => this.goOffline(ms),
+      resendStale: (before) => this.uplink.resendStale(before),
+    });
+    this.connection = new MachineConnection(options, credentials, this.macAddress, provisionPassword, this.rng);
+    this.wireConnection();
+  }
+
+  get espId(): string | null {
+    return this.connection.credentials?.espId ?? null;
+  }
+  get credentials(): MachineCredentials | null {
+    return this.connection.credentials;
+  }
+  get state(): MachineState {
+    return this.connection.state;
+  }
+  get online(): boolean {
+    return this.connection.state === 'online';
+  }
+  get tariffs(): Tariffs {
+    return { ...this.tariffsValue };
+  }
+  get config(): ConfigPayload | null {
+    return this.configValue;
+  }
+  get outboxSize(): number {
+    return this.uplink.outbox.size;
+  }
+  get rate(): number {
+    return this.rateValue;
+  }
+  /** Connected as `provision` and waiting for an admin to assign an id. */
+  get awaitingId(): boolean {
+    return this.connection.awaitingId;
+  }
+  /** Why the last connection attempt failed (refused, unreachable), if it did. */
+  get lastError(): string | null {
+    return this.connection.lastError;
+  }
+
+  /** Sets the mean sales per second (a fleet spreads its rate over its machines this way). */
+  setRate(rate: number): void {
+    this.rateValue = rate;
+    if (this.scheduler.running) this.scheduler.start();
+  }
+
+  /** Boots: provisions first when the machine has no id, then connects and sells at `rate`. */
+  start(): void {
+    if (this.state !== 'idle') return;
+    this.connection.start();
+    this.scheduler.start();
+    this.timers.start();
+  }
+
+  /** Waits until the machine is connected under its ESP ID. */
+  waitOnline(timeoutMs = 10_000): Promise<void> {
+    return this.waitUntil('online', () => this.online, timeoutMs);
+  }
+
+  /** Waits until the retained assignment has given the machine its id. */
+  async waitProvisioned(timeoutMs = 10_000): Promise<MachineCredentials> {
+    await this.waitUntil('provisioned', () => this.credentials !== null, timeoutMs);
+    return this.credentials!;
+  }
+
+  /** One sale now, as if a customer paid: into the outbox, and out to the broker when online. */
+  sell(overrides: Partial<Sale> = {}): Sale {
+    const sale: Sale = {
+      ...generateSale(this.rng, {
+        eventId: `${this.bootId}-${++this.eventCounter}`,
+        tariffs: this.tariffsValue,
+        cards: this.cards,
+        time: this.now(),
+      }),
+      ...overrides,
+    };
+    this.generated++;
+    this.uplink.add(sale);
+    this.emit('sale', sale);
+    const p = this.options.duplicateProbability ?? 0;
+    if (p > 0 && this.rng.next() < p) this.uplink.sendDuplicate();
+    return sale;
+  }
+
+  pauseSelling(): void {
+    this.scheduler.stop();
+  }
+
+  resumeSelling(): void {
+    if (this.state !== 'stopped') this.scheduler.start();
+  }
+
+  /** Loses the connection without DISCONNECT (the will fires), keeps selling, and is back after `durationMs`. */
+  goOffline(durationMs: number): void {
+    if (this.connection.kill()) this.timers.after(durationMs, () => this.connection.reopen());
+  }
+
+  /** Ends the outage simulation: no more random outages, and a machine that is out comes back now. */
+  stopOutages(): void {
+    this.timers.stopOutages();
+    this.connection.reopen();
+  }
+
+  /** A Wi-Fi blip: the socket dies and the machine reconnects at once. */
+  dropConnection(): void {
+    this.goOffline(0);
+  }
+
+  /** Resolves once every sale made so far has its sales/ack; rejects after `timeoutMs`. */
+  drain(timeoutMs = 10_000): Promise<void> {
+    const outbox = this.uplink.outbox;
+    const why = () => `${this.name}: ${outbox.size} sales still without sales/ack after ${timeoutMs} ms`;
+    return waitForCondition(this, 'acked', () => outbox.size === 0, timeoutMs, why);
+  }
+
+  stats(): MachineStats {
+    return {
+      espId: this.espId,
+      macAddress: this.macAddress,
+      state: this.state,
+      online: this.online,
+      generated: this.generated,
+      ...this.uplink.counters,
+      reconnects: Math.max(0, this.connects - 1),
+      outbox: this.uplink.outbox.size,
+      dropped: this.uplink.outbox.dropped,
+      configVersion: this.configValue?.version ?? null,
+    };
+  }
+
+  /** Stops selling and disconnects cleanly after publishing `{online:false}`. */
+  async stop(): Promise<void> {
+    this.scheduler.stop();
+    this.timers.stop();
+    await this.connection.stop();
+  }
+
+  private get name(): string {
+    return this.espId ?? this.macAddress;
+  }
+
+  private wireConnection(): void {
+    const c = this.connection;
+    c.on('online', (link, espId) => {
+      this.connects++;
+      this.uplink.attach(link, espId);
+      this.emit('online');
+    });
+    c.on('offline', () => {
+      this.uplink.detach();
+      this.emit('offline');
+    });
+    c.on('waiting', () => this.emit('waiting', this.macAddress));
+    c.on('provisioned', (credentials) => this.emit('provisioned', credentials));
+    c.on('refused', (err) => this.emit('refused', err));
+    c.on('message', (message, espId) => this.onMessage(message, espId));
+  }
+
+  private onMessage(message: InboundMessage, espId: string): void {
+    if (message.kind === 'sales-ack') {
+      this.uplink.ack(message.eventIds);
+      this.emit('acked', message.eventIds);
+    } else if (message.kind === 'config') {
+      this.applyConfig(espId, message.config);
+    } else if (message.kind === 'invalid') {
+      this.options.log?.(`${espId}: ignored ${message.reason}`);
+    }
+  }
+
+  private applyConfig(espId: string, config: ConfigPayload): void {
+    const current = this.configValue?.version;
+    // Versions only grow (CONTRACT section 4): an older one is a stale redelivery.
+    if (current !== undefined && config.version < current) return;
+    if (current === undefined || config.version > current) {
+      this.configValue = config;
+      this.tariffsValue = applyConfigTariffs(this.tariffsValue, config);
+      this.emit('config', config);
+    }
+    // The same version again (the retained copy after a reconnect) is acked again: the ack may have been lost.
+    this.connection.publish(buildConfigAckTopic(espId), JSON.stringify({ version: config.version })).catch(() => {
+      // Lost with the connection; the retained config comes back on reconnect and is acked then.
+    });
+  }
+
+  private currentRate(): number {
+    if (this.options.dayCurve === false) return this.rateValue;
+    return this.rateValue * dayCurveFactor(localHour(this.now(), this.options.timeZone ?? DEFAULT_TIME_ZONE));
+  }
+
+  private waitUntil(event: 'online' | 'provisioned', ready: () => boolean, timeoutMs: number): Promise<void> {
+    return waitForCondition(this, event, ready, timeoutMs, () => {
+      const why = this.connection.lastError;
+      return `${this.name}: not ${event} after ${timeoutMs} ms${why ? ` (${why})` : ''}`;
+    });
+  }
+}

@@ -1,0 +1,24 @@
+import type { FleetStats } from './fleet.types.js';
+
+/** One line for the console every few seconds: what an operator watches during a run. */
+export function formatSummary(
+  stats: FleetStats,
+  now: Date = new Date(),
+  previous?: FleetStats,
+  seconds?: number,
+): string {
+  const time = now.toISOString().slice(11, 19);
+  const parts = [
+    `generated ${stats.generated}`,
+    `acked ${stats.acked}`,
+    `outbox ${stats.outbox}`,
+    `online ${stats.online}/${stats.machines}`,
+  ];
+  if (previous && seconds) parts.push(`${((stats.generated - previous.generated) / seconds).toFixed(1)} sales/s`);
+  if (stats.awaitingId) parts.push(`awaiting id ${stats.awaitingId}`);
+  if (stats.republished) parts.push(`resent ${stats.republished}`);
+  if (stats.duplicatesSent) parts.push(`duplicates ${stats.duplicatesSent}`);
+  if (stats.reconnects) parts.push(`reconnects ${stats.reconnects}`);
+  if (stats.dropped) parts.push(`dropped ${stats.dropped}`);
+  return `[${time}Z] ${parts.join(' · ')}`;
+}

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
+import {
+  colorOf,
+  GREEN,
+  launchBrowser,
+  openTab,
+  RED,
+  SETUP_TIMEOUT,
+  signIn,
+  TEST_TIMEOUT,
+  type Tab,
+} from './support/browser.js';
+import { randomEspId, Seeder } from './support/seed.js';
+
+describe('Assign ESP ID to MAC Address (/add-esp32)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let seed: Seeder;
+  let adminToken: string;
+  const tabs: Tab[] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    seed = new Seeder(server.baseUrl);
+    adminToken = await seed.login(server.admin.email, server.admin.password);
+  }, SETUP_TIMEOUT);
+
+  afterAll(async () => {
+    await Promise.all(tabs.map(({ context }) => context.close()));
+    await browser?.close();
+    await server?.stop();
+  }, SETUP_TIMEOUT);
+
+  const openAssign = async (): Promise<Page> => {
+    const opened = await openTab(browser, server.baseUrl);
+    tabs.push(opened);
+    await signIn(opened.page, server.admin.email, server.admin.password, '/maindashboard');
+    await opened.page.goto('/add-esp32');
+    return opened.page;
+  };
+
+  const chooseMac = async (page: Page, mac: string) => {
+    const select = page.getByLabel('Select MAC Address');
+    await select.locator(`option[value="${mac}"]`).waitFor({ state: 'attached' });
+    await select.selectOption(mac);
+  };
+
+  it(
+    "Assign ID without a MAC address says 'Please select a MAC address.'",
+    async () => {
+      const page = await openAssign();
+      expect(await page.getByLabel('ESP ID', { exact: true }).getAttribute('placeholder')).toBe('Enter ESP ID');
+      await page.getByLabel('ESP ID', { exact: true }).fill(randomEspId());
+      await page.getByRole('button', { name: 'Assign ID' }).click();
+      expect(await page.getByRole('alert').innerText()).toBe('Please select a MAC address.');
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'assigns a free ESP ID: the message is green and the device key is shown once',
+    async () => {
+      const mac = await seed.announce();
+      const espId = randomEspId();
+      const page = await openAssign();
+      await chooseMac(page, mac);
+      await page.getByLabel('ESP ID', { exact: true }).fill(espId);
+      await page.getByRole('button', { name: 'Assign ID' }).click();
+
+      const result = page.locator('.status-text').filter({ hasText: espId });
+      await result.waitFor();
+      expect(await result.innerText()).not.toContain('Error');
+      expect(await colorOf(result)).toBe(GREEN);
+
+      const notice = page.getByRole('region', { name: /shown only once/ });
+      await notice.waitFor();
+      expect(await notice.getByRole('heading').innerText()).toContain(espId);
+      expect((await notice.getByLabel('Device key').innerText()).length).toBeGreaterThanOrEqual(16);
+
+      // The MAC now has an id, so it is no longer offered; the device is listed for the admin.
+      await page.getByLabel('Select MAC Address').locator(`option[value="${mac}"]`).waitFor({ state: 'detached' });
+      await page.goto('/maindashboard');
+      await page.getByText(espId).waitFor();
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "an ESP ID already in use is refused (409): the message starts 'Error: ' and is red",
+    async () => {
+      const { espId: taken } = await seed.createDevice(adminToken);
+      const mac = await seed.announce();
+      const page = await openAssign();
+      await chooseMac(page, mac);
+      await page.getByLabel('ESP ID', { exact: true }).fill(taken);
+      await page.getByRole('button', { name: 'Assign ID' }).click();
+
+      const result = page.getByRole('alert');
+      await result.waitFor();
+      const text = await result.innerText();
+      expect(text).toMatch(/^Error: \S/);
+      expect(text).not.toBe('Error: Something went wrong');
+      expect(await colorOf(result.locator('.status-text'))).toBe(RED);
+      expect(await page.getByRole('region', { name: /shown only once/ }).count()).toBe(0);
+    },
+    TEST_TIMEOUT,
+  );
+});

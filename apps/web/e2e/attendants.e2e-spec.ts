@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
+import { launchBrowser, openTab, SETUP_TIMEOUT, signIn, TEST_TIMEOUT, type Tab } from './support/browser.js';
+import { randomPhone, Seeder, type Account } from './support/seed.js';
+
+describe('attendants: Create New Attendant, Remove Attendant and My Account', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let seed: Seeder;
+  let adminToken: string;
+  let manager: Account;
+  let firstDevice: string;
+  const tabs: Tab[] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    seed = new Seeder(server.baseUrl);
+    adminToken = await seed.login(server.admin.email, server.admin.password);
+    firstDevice = (await seed.createDevice(adminToken)).espId;
+    manager = await seed.createManager(adminToken, firstDevice);
+  }, SETUP_TIMEOUT);
+
+  afterAll(async () => {
+    await Promise.all(tabs.map(({ context }) => context.close()));
+    await browser?.close();
+    await server?.stop();
+  }, SETUP_TIMEOUT);
+
+  const asManager = async (path: string): Promise<Page> => {
+    const opened = await openTab(browser, server.baseUrl);
+    tabs.push(opened);
+    await signIn(opened.page, manager.email, manager.password, '/manager/dashboard');
+    await opened.page.goto(path);
+    return opened.page;
+  };
+
+  /** Gives the manager one more machine, so each test has a device without an attendant. */
+  const newManagerDevice = async (): Promise<string> => {
+    const { espId } = await seed.createDevice(adminToken);
+    await seed.addDevice(adminToken, manager.userId, espId);
+    return espId;
+  };
+
+  it(
+    "Next needs first name, last name, company name and phone: 'Please fill in all required fields.'",
+    async () => {
+      const page = await asManager('/manager/attendant/register');
+      await page.getByText('All fields are required except Email.').waitFor();
+      await page.getByRole('button', { name: 'Next' }).click();
+      expect(await page.getByRole('alert').innerText()).toBe('Please fill in all required fields.');
+
+      await page.getByLabel('First Name').fill('Asha');
+      await page.getByLabel('Last Name').fill('Juma');
+      await page.getByLabel('Company Name').fill('Maji Safi');
+      await page.getByRole('button', { name: 'Next' }).click();
+      expect(await page.getByRole('alert').innerText()).toBe('Please fill in all required fields.');
+      expect(await page.getByRole('heading', { name: 'Personal Info' }).isVisible()).toBe(true);
+
+      // Email stays empty: it is optional.
+      expect(await page.getByLabel('Email').getAttribute('placeholder')).toBe('Optional');
+      expect(await page.getByLabel('Phone Number').getAttribute('placeholder')).toBe('+255');
+      await page.getByLabel('Phone Number').fill(randomPhone());
+      await page.getByLabel('Current Location').fill('Mwanza');
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByRole('heading', { name: 'Account Info' }).waitFor();
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'registers an attendant for a chosen device after the password and device checks; My Account then names them',
+    async () => {
+      const device = await newManagerDevice();
+      const phone = randomPhone();
+      const page = await asManager('/manager/attendant/register');
+      await page.getByLabel('First Name').fill('Baraka');
+      await page.getByLabel('Last Name').fill('Mushi');
+      await page.getByLabel('Company Name').fill('Maji Safi');
+      await page.getByLabel('Phone Number').fill(phone);
+      await page.getByLabel('Current Location').fill('Mwanza');
+      await page.getByRole('button', { name: 'Next' }).click();
+
+      const choose = page.getByLabel('Choose Device ID');
+      await choose.locator(`option[value="${device}"]`).waitFor({ state: 'attached' });
+      expect(await choose.locator('option').first().innerText()).toBe('Select ID of Device');
+      await page.getByLabel('Machine Location').fill('Ferry Terminal');
+      await page.getByLabel('Password', { exact: true }).fill('baraka-pass-1');
+      await page.getByLabel('Confirm Password').fill('baraka-pass-2');
+      await page.getByRole('button', { name: 'Register' }).click();
+      expect(await page.getByRole('alert').innerText()).toBe('Passwords do not match');
+
+      await page.getByLabel('Confirm Password').fill('baraka-pass-1');
+      await page.getByRole('button', { name: 'Register' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Please select an ESP32 ID' }).waitFor();
+
+      await choose.selectOption(device);
+      await page.getByRole('button', { name: 'Register' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /registered/i })
+        .waitFor();
+      expect(await page.getByRole('alert').count()).toBe(0);
+      expect(await seed.loginStatus(phone, 'baraka-pass-1')).toBe(200);
+
+      await page.goto('/manager/profile/acc');
+      await page.getByRole('heading', { name: 'Personal Information' }).waitFor();
+      const tile = page.getByRole('link', { name: new RegExp(device) });
+      await tile.getByText('Attendant: Baraka Mushi').waitFor();
+      expect(await tile.getAttribute('href')).toBe(`/device/${device}`);
+      // The device has the machine location given at registration (CONTRACT 3a).
+      await tile.getByText('Ferry Terminal').waitFor();
+      // The first device has nobody yet.
+      await page
+        .getByRole('link', { name: new RegExp(firstDevice) })
+        .getByText('Attendant: Not Assigned')
+        .waitFor();
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "a device that already has an attendant is refused: 'Error registering user'",
+    async () => {
+      const device = await newManagerDevice();
+      await seed.createAttendant(await seed.login(manager.email, manager.password), device);
+      const page = await asManager('/manager/attendant/register');
+      await page.getByLabel('First Name').fill('Second');
+      await page.getByLabel('Last Name').fill('Person');
+      await page.getByLabel('Company Name').fill('Maji Safi');
+      await page.getByLabel('Phone Number').fill(randomPhone());
+      await page.getByLabel('Current Location').fill('Mwanza');
+      await page.getByRole('button', { name: 'Next' }).click();
+      const choose = page.getByLabel('Choose Device ID');
+      await choose.locator(`option[value="${device}"]`).waitFor({ state: 'attached' });
+      await choose.selectOption(device);
+      await page.getByLabel('Machine Location').fill('Ferry Terminal');
+      await page.getByLabel('Password', { exact: true }).fill('second-pass-1');
+      await page.getByLabel('Confirm Password').fill('second-pass-1');
+      await page.getByRole('button', { name: 'Register' }).click();
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.locator('.status-text').innerText()).toBe('Error registering user');
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'Remove Attendant asks to confirm, removes the attendant, and they can no longer sign in',
+    async () => {
+      const device = await newManagerDevice();
+      const attendant = await seed.createAttendant(await seed.login(manager.email, manager.password), device);
+      const name = `${attendant.firstName} ${attendant.lastName}`;
+      const page = await asManager('/manager/attendant/remove');
+      await page.getByRole('heading', { name: 'Remove Attendant' }).waitFor();
+
+      await page.getByRole('button', { name: `Remove ${name}` }).click();
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      expect(await page.getByRole('cell', { name, exact: true }).count()).toBe(1);
+      expect(await seed.loginStatus(attendant.email, attendant.password)).toBe(200);
+
+      await page.getByRole('button', { name: `Remove ${name}` }).click();
+      await page.getByRole('button', { name: 'Yes, remove' }).click();
+      await page.locator('.status-success').waitFor();
+      await page.getByRole('cell', { name, exact: true }).waitFor({ state: 'detached' });
+      expect(await seed.loginStatus(attendant.email, attendant.password)).not.toBe(200);
+    },
+    TEST_TIMEOUT,
+  );
+});

@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
+import {
+  launchBrowser,
+  openTab,
+  PHONE,
+  RED,
+  SETUP_TIMEOUT,
+  signIn,
+  TEST_TIMEOUT,
+  colorOf,
+  waitForPath,
+  type Tab,
+} from './support/browser.js';
+import { MqttMachine } from './support/mqtt-machine.js';
+import { coinSale, daysBefore } from './support/sales.js';
+import { Seeder, type Account, type Machine } from './support/seed.js';
+
+describe('dashboards: daily and monthly summaries per machine, with live charts', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let seed: Seeder;
+  let manager: Account;
+  let machine: Machine;
+  let otherMachine: Machine;
+  const tabs: Tab[] = [];
+  const mqtt: MqttMachine[] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    seed = new Seeder(server.baseUrl);
+    const adminToken = await seed.login(server.admin.email, server.admin.password);
+    machine = await seed.createDevice(adminToken);
+    otherMachine = await seed.createDevice(adminToken);
+    manager = await seed.createManager(adminToken, machine.espId, 'Ferry Terminal');
+    // Another company's machine: the admin sees it, the manager never does.
+    await seed.createManager(adminToken, otherMachine.espId);
+  }, SETUP_TIMEOUT);
+
+  afterAll(async () => {
+    await Promise.all(mqtt.map((m) => m.close()));
+    await Promise.all(tabs.map(({ context }) => context.close()));
+    await browser?.close();
+    await server?.stop();
+  }, SETUP_TIMEOUT);
+
+  const open = async (viewport?: { width: number; height: number }) => {
+    const opened = await openTab(browser, server.baseUrl, viewport);
+    tabs.push(opened);
+    return opened;
+  };
+
+  const machineCard = (page: Page, espId: string) => page.getByRole('article', { name: espId, exact: true });
+
+  it(
+    'an open dashboard shows a sale published over MQTT without a reload: the summary and the charts move',
+    async () => {
+      const { page, pageErrors } = await open();
+      await signIn(page, manager.email, manager.password, '/manager/dashboard');
+      const card = machineCard(page, machine.espId);
+      await card.waitFor();
+      // Nothing sold yet today: no daily block, the month at zero.
+      await card.getByText('No sales on this day.').waitFor();
+      const coin = card.getByRole('link', { name: /Coin-based sales/ });
+      expect(await coin.innerText()).not.toContain('Daily');
+      expect(await coin.innerText()).toContain('TZS 0.00');
+      const split = page.getByRole('figure', { name: 'Coin against card' });
+      await split.getByText('Coin TZS 0.00 · Card TZS 0.00').waitFor();
+      await page.locator('.live-indicator[data-status="live"]').waitFor();
+      await page.evaluate(() => ((window as any).__noReload = true));
+
+      const device = await MqttMachine.connect(server.mqttPort, machine);
+      mqtt.push(device);
+      await device.publishSale(coinSale(1500, 3, 'pure'));
+
+      await coin.getByText('Daily').waitFor({ timeout: 15_000 });
+      await coin.getByText('TZS 1,500.00').first().waitFor();
+      await split.getByText('Coin TZS 1,500.00 · Card TZS 0.00').waitFor({ timeout: 15_000 });
+      await page
+        .getByRole('figure', { name: 'Sales by hour' })
+        .getByText('TZS 1,500.00 in 1 sale', { exact: true })
+        .waitFor();
+      await page
+        .getByRole('figure', { name: 'Litres by water type' })
+        .getByText(/Pure 3 L/)
+        .waitFor();
+      expect(await card.getByText('No sales on this day.').count()).toBe(0);
+      expect(await page.evaluate(() => (window as any).__noReload)).toBe(true);
+      expect(pageErrors).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "the manager sees only their machines; the admin sees every machine; the summaries open the machine's transactions",
+    async () => {
+      const { page } = await open();
+      await signIn(page, manager.email, manager.password, '/manager/dashboard');
+      await machineCard(page, machine.espId).waitFor();
+      await machineCard(page, machine.espId).getByText('Ferry Terminal').waitFor();
+      expect(await machineCard(page, otherMachine.espId).count()).toBe(0);
+
+      await machineCard(page, machine.espId)
+        .getByRole('link', { name: /Coin-based sales/ })
+        .click();
+      await waitForPath(page, `/machine/${machine.espId}/coin`);
+      await page.getByRole('heading', { name: 'Coin-Based Transactions' }).waitFor();
+      await page.goBack();
+      await machineCard(page, machine.espId)
+        .getByRole('link', { name: /Card-based sales/ })
+        .click();
+      await waitForPath(page, `/machine/${machine.espId}/card`);
+      await page.getByRole('heading', { name: 'Card-Based Transactions' }).waitFor();
+
+      const admin = await open();
+      await signIn(admin.page, server.admin.email, server.admin.password, '/maindashboard');
+      await machineCard(admin.page, machine.espId).waitFor();
+      await machineCard(admin.page, otherMachine.espId).waitFor();
+      // The admin may open a machine's transactions too.
+      await machineCard(admin.page, otherMachine.espId)
+        .getByRole('link', { name: /Card-based sales/ })
+        .click();
+      await waitForPath(admin.page, `/machine/${otherMachine.espId}/card`);
+      await admin.page.getByRole('heading', { name: 'Card-Based Transactions' }).waitFor();
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'the date picker starts at today and another date shows that day: no daily block without sales',
+    async () => {
+      const { page } = await open();
+      await signIn(page, server.admin.email, server.admin.password, '/maindashboard');
+      const date = page.getByLabel('Date', { exact: true });
+      expect(await date.inputValue()).toBe(daysBefore(0));
+      const card = machineCard(page, machine.espId);
+      await card
+        .getByRole('link', { name: /Coin-based sales/ })
+        .getByText('Daily')
+        .waitFor({ timeout: 15_000 });
+
+      // A day a year ago, in another month: nothing that day or that month.
+      await date.fill(daysBefore(400));
+      await page.getByRole('heading', { name: 'Today' }).waitFor({ state: 'detached' });
+      await card.getByText('No sales on this day.').waitFor();
+      const coin = card.getByRole('link', { name: /Coin-based sales/ });
+      expect(await coin.innerText()).not.toContain('Daily');
+      expect(await coin.innerText()).toContain('TZS 0.00');
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "the seed's texts: 'Loading...' while loading, 'Error: Machine data is not available.' in red, 'No machines available for the selected date.'",
+    async () => {
+      const { page } = await open();
+      await signIn(page, server.admin.email, server.admin.password, '/maindashboard');
+      await machineCard(page, machine.espId).waitFor();
+
+      // The summary call fails: the seed's error text.
+      await page.route('**/api/user/machines/daily-summary*', (route) =>
+        route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: '{"statusCode":500,"code":"X","message":"boom"}',
+        }),
+      );
+      await page.getByLabel('Date', { exact: true }).fill(daysBefore(1));
+      const error = page.getByText('Error: Machine data is not available.', { exact: true });
+      await error.waitFor({ timeout: 15_000 });
+      expect(await colorOf(error)).toBe(RED);
+
+      // No machine in the answer: the seed's empty text. A held answer shows 'Loading...' meanwhile.
+      await page.unroute('**/api/user/machines/daily-summary*');
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/user/machines/*-summary*', async (route) => {
+        await held;
+        const monthly = route.request().url().includes('monthly');
+        await route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify(monthly ? { monthlyData: [] } : { dailyData: [] }),
+        });
+      });
+      await page.getByLabel('Date', { exact: true }).fill(daysBefore(2));
+      await page.getByRole('region', { name: 'Machines' }).getByText('Loading...').waitFor();
+      release();
+      await page.getByText('No machines available for the selected date.', { exact: true }).waitFor();
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'on a phone the dashboard fits the screen: charts and cards in one column, no sideways scrolling',
+    async () => {
+      const { page, pageErrors } = await open(PHONE);
+      await signIn(page, manager.email, manager.password, '/manager/dashboard');
+      await machineCard(page, machine.espId).waitFor();
+      await page.getByRole('figure', { name: 'Machines online' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+      expect(pageErrors).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+});

@@ -1,0 +1,246 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import type { ConfigState } from '@wv/contracts';
+import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
+import {
+  colorOf,
+  GREEN,
+  launchBrowser,
+  openTab,
+  PHONE,
+  RED,
+  SETUP_TIMEOUT,
+  signIn,
+  TEST_TIMEOUT,
+  waitForPath,
+  type Tab,
+} from './support/browser.js';
+import { MqttMachine } from './support/mqtt-machine.js';
+import { eventually, Seeder, type Account, type Machine } from './support/seed.js';
+
+describe('Manage Devices and Device Settings: Wi-Fi, tariffs, and whether the machine applied them', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let seed: Seeder;
+  let adminToken: string;
+  let manager: Account;
+  let managerToken: string;
+  const tabs: Tab[] = [];
+  const devices: MqttMachine[] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    seed = new Seeder(server.baseUrl);
+    adminToken = await seed.login(server.admin.email, server.admin.password);
+    const first = await seed.createDevice(adminToken);
+    manager = await seed.createManager(adminToken, first.espId, 'Kariakoo Market');
+    managerToken = await seed.login(manager.email, manager.password);
+  }, SETUP_TIMEOUT);
+
+  afterAll(async () => {
+    await Promise.all(devices.map((d) => d.close()));
+    await Promise.all(tabs.map(({ context }) => context.close()));
+    await browser?.close();
+    await server?.stop();
+  }, SETUP_TIMEOUT);
+
+  /** Each test gets its own machine, so the settings start empty. */
+  const newMachine = async (): Promise<Machine> => {
+    const machine = await seed.createDevice(adminToken);
+    await seed.addDevice(adminToken, manager.userId, machine.espId, 'Ferry Terminal');
+    return machine;
+  };
+
+  const openSettings = async (espId: string, viewport?: { width: number; height: number }) => {
+    const opened = await openTab(browser, server.baseUrl, viewport);
+    tabs.push(opened);
+    await signIn(opened.page, manager.email, manager.password, '/manager/dashboard');
+    await opened.page.goto(`/device/${espId}`);
+    await opened.page.getByRole('heading', { name: 'Device Settings' }).waitFor();
+    return opened;
+  };
+
+  const wifi = (page: Page) => page.getByRole('form', { name: 'Wi-Fi Credentials' });
+  const tariffs = (page: Page) => page.getByRole('form', { name: 'Insert New Tariffs' });
+
+  it(
+    'Manage Devices lists each machine with ID, Location and Attendant, and a machine block opens its settings',
+    async () => {
+      const machine = await newMachine();
+      const attended = await newMachine();
+      const attendant = await seed.createAttendant(managerToken, attended.espId);
+      const opened = await openTab(browser, server.baseUrl);
+      tabs.push(opened);
+      const { page } = opened;
+      await signIn(page, manager.email, manager.password, '/manager/dashboard');
+      await page.goto('/manager/machine/usage');
+      await page.getByRole('heading', { name: 'Manage Devices' }).waitFor();
+      await page.getByText('Select a machine block to edit its setting.').waitFor();
+
+      const block = page.getByRole('link', { name: new RegExp(machine.espId) });
+      await block.getByText('Ferry Terminal').waitFor();
+      await block.getByText('Attendant: Not Assigned').waitFor();
+      await page
+        .getByRole('link', { name: new RegExp(attended.espId) })
+        .getByText(`Attendant: ${attendant.firstName} ${attendant.lastName}`)
+        .waitFor();
+
+      await block.click();
+      await waitForPath(page, `/device/${machine.espId}`);
+      await page.getByRole('heading', { name: 'Wi-Fi Credentials' }).waitFor();
+      await page.getByRole('heading', { name: 'Tariffs Management' }).waitFor();
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "Wi-Fi: 'Wi-Fi credentials updated successfully!', the new values come back, 'Wi-Fi credentials cleared successfully!', and the server's refusal in red",
+    async () => {
+      const machine = await newMachine();
+      const { page } = await openSettings(machine.espId);
+      await page.getByText('No Wi-Fi credentials set').waitFor();
+
+      await wifi(page).getByLabel('SSID').fill('Kiosk-Net');
+      await wifi(page).getByLabel('Password', { exact: true }).fill('maji-safi-2025');
+      await wifi(page).getByRole('button', { name: 'Update Wi-Fi' }).click();
+      const updated = wifi(page).getByText('Wi-Fi credentials updated successfully!', { exact: true });
+      await updated.waitFor();
+      expect(await colorOf(updated)).toBe(GREEN);
+
+      // The previous values are shown and fill the form on the next visit.
+      await page.reload();
+      await page.getByText('Current network: Kiosk-Net').waitFor();
+      await page.waitForFunction(() => document.querySelector<HTMLInputElement>('form input')?.value === 'Kiosk-Net');
+      await page.waitForFunction(
+        () => (document.querySelector('input[name], form input') as HTMLInputElement)?.value !== '',
+      );
+      expect(await wifi(page).getByLabel('SSID').inputValue()).toBe('Kiosk-Net');
+      expect(await wifi(page).getByLabel('Password', { exact: true }).inputValue()).toBe('maji-safi-2025');
+
+      await wifi(page).getByRole('button', { name: 'Clear' }).click();
+      const cleared = wifi(page).getByText('Wi-Fi credentials cleared successfully!', { exact: true });
+      await cleared.waitFor();
+      expect(await colorOf(cleared)).toBe(GREEN);
+      expect(await wifi(page).getByLabel('SSID').inputValue()).toBe('');
+      // The machine has no credentials any more, and the panel says so.
+      await page.getByLabel('Current Wi-Fi').getByText('No Wi-Fi credentials set').waitFor();
+      const stored = await seed.get<{ ssid?: string }>(`/get_wifi_credentials/${machine.espId}`, managerToken);
+      expect(stored.ssid ?? '').toBe('');
+
+      // Both fields are required: the browser stops an empty update before any call.
+      await wifi(page).getByRole('button', { name: 'Update Wi-Fi' }).click();
+      expect(
+        await wifi(page)
+          .getByLabel('SSID')
+          .evaluate((input: HTMLInputElement) => input.validity.valueMissing),
+      ).toBe(true);
+
+      // An SSID longer than Wi-Fi allows: the server's message, in red.
+      await wifi(page).getByLabel('SSID').fill('x'.repeat(40));
+      await wifi(page).getByLabel('Password', { exact: true }).fill('secret-pass');
+      await wifi(page).getByRole('button', { name: 'Update Wi-Fi' }).click();
+      const refused = wifi(page).getByRole('alert');
+      await refused.waitFor();
+      expect(await refused.innerText()).toMatch(/32/);
+      expect(await colorOf(refused.locator('.status-text'))).toBe(RED);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "tariffs: the previous values, 'Tariffs inserted successfully!' with the fields cleared and 'Newly Inserted Tariffs', Clear, and the server's refusal",
+    async () => {
+      const machine = await newMachine();
+      const { page } = await openSettings(machine.espId);
+      await page.getByRole('heading', { name: 'Insert New Tariffs' }).waitFor();
+      await page.getByText('No settings found').waitFor();
+
+      const form = tariffs(page);
+      await form.getByLabel('Cold Tariffs').fill('50');
+      await form.getByLabel('Fresh Tariffs').fill('40');
+      await form.getByLabel('Fresh Calb').fill('1.5');
+      await form.getByLabel('Cold Calb').fill('1.25');
+      await form.getByRole('button', { name: 'Insert Tariffs' }).click();
+      const inserted = form.getByText('Tariffs inserted successfully!', { exact: true });
+      await inserted.waitFor();
+      expect(await colorOf(inserted)).toBe(GREEN);
+      for (const label of ['Cold Tariffs', 'Fresh Tariffs', 'Fresh Calb', 'Cold Calb']) {
+        expect(await form.getByLabel(label).inputValue()).toBe('');
+      }
+      const box = page.getByRole('region', { name: 'Newly Inserted Tariffs' });
+      expect(await box.locator('dd').allInnerTexts()).toEqual(['50', '40', '1.5', '1.25']);
+      // The previous values are now the inserted ones.
+      const previous = page.getByLabel('Previous tariffs');
+      await previous.getByText('Previous Cold Tariffs').waitFor();
+      expect(await previous.locator('dd').allInnerTexts()).toEqual(['50', '40', '1.5', '1.25']);
+
+      // Clear empties the fields without sending anything.
+      await form.getByLabel('Cold Tariffs').fill('99');
+      await form.getByRole('button', { name: 'Clear' }).click();
+      expect(await form.getByLabel('Cold Tariffs').inputValue()).toBe('');
+
+      await form.getByLabel('Cold Tariffs').fill('cheap');
+      await form.getByLabel('Fresh Tariffs').fill('40');
+      await form.getByLabel('Fresh Calb').fill('1.5');
+      await form.getByLabel('Cold Calb').fill('1.25');
+      await form.getByRole('button', { name: 'Insert Tariffs' }).click();
+      const refused = form.getByRole('alert');
+      await refused.waitFor();
+      expect(await refused.innerText()).toMatch(/[Cc]old tariffs/);
+      expect(await colorOf(refused.locator('.status-text'))).toBe(RED);
+      const settings = await seed.get<{ cold_tariffs: number }>(`/machine_settings/${machine.espId}`, managerToken);
+      expect(settings.cold_tariffs).toBe(50);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'new settings show as pending until the machine acknowledges them, then as applied, without a reload',
+    async () => {
+      const machine = await newMachine();
+      const { page } = await openSettings(machine.espId);
+      await page.getByText('No Wi-Fi credentials set').waitFor();
+      await wifi(page).getByLabel('SSID').fill('Shop-WiFi');
+      await wifi(page).getByLabel('Password', { exact: true }).fill('shop-pass-1');
+      await wifi(page).getByRole('button', { name: 'Update Wi-Fi' }).click();
+      await page.getByText('Wi-Fi credentials updated successfully!').waitFor();
+
+      const status = page.locator('.config-status');
+      await page.locator('.config-status[data-state="pending"]').waitFor();
+      expect(await status.innerText()).toContain('Pending');
+      const { version } = await eventually(
+        () => seed.get<ConfigState>(`/machines/${machine.espId}/config-state`, managerToken),
+        (state) => state.version > 0,
+      );
+
+      const device = await MqttMachine.connect(server.mqttPort, machine);
+      devices.push(device);
+      await device.ackConfig(version);
+      await page.locator('.config-status[data-state="applied"]').waitFor({ timeout: 15_000 });
+      expect(await status.innerText()).toContain('Applied');
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'the Wi-Fi and Tariffs panels sit side by side on a desktop and stack on a phone, within its width',
+    async () => {
+      const machine = await newMachine();
+      const desktop = await openSettings(machine.espId);
+      const wifiBox = await desktop.page.getByRole('heading', { name: 'Wi-Fi Credentials' }).boundingBox();
+      const tariffBox = await desktop.page.getByRole('heading', { name: 'Tariffs Management' }).boundingBox();
+      expect(Math.abs(wifiBox!.y - tariffBox!.y)).toBeLessThan(2);
+      expect(tariffBox!.x).toBeGreaterThan(wifiBox!.x + 200);
+
+      const phone = await openSettings(machine.espId, PHONE);
+      const wifiPhone = await phone.page.getByRole('heading', { name: 'Wi-Fi Credentials' }).boundingBox();
+      const tariffPhone = await phone.page.getByRole('heading', { name: 'Tariffs Management' }).boundingBox();
+      expect(tariffPhone!.y).toBeGreaterThan(wifiPhone!.y + 100);
+      expect(Math.abs(tariffPhone!.x - wifiPhone!.x)).toBeLessThan(2);
+      await phone.page.waitForLoadState('networkidle');
+      expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+      expect(phone.pageErrors).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+});

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
+import {
+  DESKTOP,
+  launchBrowser,
+  openTab,
+  PHONE,
+  SETUP_TIMEOUT,
+  signIn,
+  TEST_TIMEOUT,
+  waitForPath,
+  type Tab,
+} from './support/browser.js';
+import { Seeder, type Account } from './support/seed.js';
+
+describe('navigation bar and phone-sized screens', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let manager: Account;
+  const tabs: (Tab & { pageErrors: string[] })[] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    const seed = new Seeder(server.baseUrl);
+    const adminToken = await seed.login(server.admin.email, server.admin.password);
+    manager = await seed.createManager(adminToken, (await seed.createDevice(adminToken)).espId);
+  }, SETUP_TIMEOUT);
+
+  afterAll(async () => {
+    await Promise.all(tabs.map(({ context }) => context.close()));
+    await browser?.close();
+    await server?.stop();
+  }, SETUP_TIMEOUT);
+
+  const open = async (viewport: { width: number; height: number }) => {
+    const opened = await openTab(browser, server.baseUrl, viewport);
+    tabs.push(opened);
+    return opened;
+  };
+
+  /** Inside the viewport, not just present in the DOM. */
+  const onScreen = async (page: Page, name: string) => {
+    const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+    if (!(await link.isVisible())) return false;
+    const box = await link.boundingBox();
+    const { width, height } = page.viewportSize()!;
+    return !!box && box.x >= 0 && box.x + box.width <= width && box.y >= 0 && box.y + box.height <= height;
+  };
+
+  it(
+    "on a phone the menu slides in, and the manager's Management drop-down leads to Add Attendant",
+    async () => {
+      const { page } = await open(PHONE);
+      await signIn(page, manager.email, manager.password, '/manager/dashboard');
+      expect(await onScreen(page, 'My Account')).toBe(false);
+
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.waitForFunction(() => {
+        const menu = document.getElementById('main-menu')!.getBoundingClientRect();
+        return menu.right <= window.innerWidth + 0.5 && menu.left >= 0;
+      });
+      expect(await onScreen(page, 'My Account')).toBe(true);
+      expect(await onScreen(page, 'Logout')).toBe(true);
+
+      await page.getByRole('button', { name: 'Management' }).click();
+      expect(await onScreen(page, 'Remove Attendant')).toBe(true);
+      await page.getByRole('link', { name: 'Add Attendant' }).click();
+      await waitForPath(page, '/manager/attendant/register');
+      // Navigating closes the menu again.
+      await page.getByRole('button', { name: 'Open menu' }).waitFor();
+      await page.waitForFunction(() => getComputedStyle(document.getElementById('main-menu')!).visibility === 'hidden');
+      expect(await onScreen(page, 'My Account')).toBe(false);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'on a desktop the menu is inline, without the menu button',
+    async () => {
+      const { page } = await open(DESKTOP);
+      await signIn(page, manager.email, manager.password, '/manager/dashboard');
+      expect(await page.getByRole('button', { name: 'Open menu' }).isVisible()).toBe(false);
+      expect(await onScreen(page, 'My Account')).toBe(true);
+      expect(await onScreen(page, 'Logout')).toBe(true);
+      expect(await onScreen(page, 'Add Attendant')).toBe(false);
+      await page.getByRole('button', { name: 'Management' }).click();
+      expect(await onScreen(page, 'Add Attendant')).toBe(true);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'the footer carries the current year and Water Vending Solutions',
+    async () => {
+      const { page } = await open(PHONE);
+      await page.goto('/');
+      const footer = page.getByRole('contentinfo');
+      expect(await footer.innerText()).toBe(`© ${new Date().getFullYear()} Water Vending Solutions`);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "the manager's pages fit a 390-pixel-wide screen without sideways scrolling",
+    async () => {
+      const { page, pageErrors } = await open(PHONE);
+      await signIn(page, manager.email, manager.password, '/manager/dashboard');
+      for (const path of ['/manager/dashboard', '/manager/attendant/register', '/manager/profile/acc', '/logout']) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await page.waitForLoadState('networkidle');
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect({ path, overflow }).toEqual({ path, overflow: 0 });
+      }
+      expect(pageErrors).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+});

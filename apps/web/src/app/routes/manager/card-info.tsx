@@ -1,0 +1,18 @@
+import { useSearchParams } from 'react-router';
+import { Page } from '@/components/ui/page';
+import { RegisteredCards } from '@/features/cards/components/registered-cards';
+
+/** The Registered Cards panel (/manager/card/info); the machine is in the address (`?machineId=`). */
+export function CardInfoRoute() {
+  const [search, setSearch] = useSearchParams();
+  const machineId = search.get('machineId');
+  return (
+    <Page title="Registered Cards" lead="Select a card to see its details and transaction history.">
+      <RegisteredCards
+        key={machineId ?? ''}
+        machineId={machineId}
+        onMachineChange={(id) => setSearch(id ? { machineId: id } : {})}
+      />
+    </Page>
+  );
+}

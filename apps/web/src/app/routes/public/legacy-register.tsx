@@ -1,0 +1,24 @@
+import { useSession, isSessionActive } from '@/lib/session';
+import { Page } from '@/components/ui/page';
+import { UserRegisterForm } from '@/features/users/components/user-register-form';
+
+/**
+ * The older ESP32 User Registration form (/b). The seed shows it only in part; it is the one-page
+ * version of Create User: a user together with the ESP32 device they own, sent to POST
+ * /admin/register-user. It is a public route, but only a signed-in admin gets a device list and a
+ * successful answer; anyone else sees the server's refusal as 'Error registering user'.
+ */
+export function LegacyRegisterRoute() {
+  const session = useSession();
+  const isAdmin = isSessionActive(session) && session.role === 'admin';
+  return (
+    <Page
+      title="ESP32 User Registration"
+      lead="Register a user together with the ESP32 device they own. Only an administrator can register users."
+    >
+      <div className="card">
+        <UserRegisterForm submitLabel="Register" withDevice canListDevices={isAdmin} />
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * Every route of the seed's route table (section 2). Routes and links use these, never string literals,
+ * so that later issues only fill the pages in.
+ */
+export const paths = {
+  // Public
+  home: { path: '/', getHref: () => '/' },
+  login: { path: '/login', getHref: () => '/login' },
+  logout: { path: '/logout', getHref: () => '/logout' },
+  accountManagement: { path: '/a', getHref: () => '/a' },
+  legacyRegister: { path: '/b', getHref: () => '/b' },
+  genericRegister: { path: '/ca', getHref: () => '/ca' },
+
+  // Admin-only
+  admin: {
+    dashboard: { path: '/maindashboard', getHref: () => '/maindashboard' },
+    addEsp32: { path: '/add-esp32', getHref: () => '/add-esp32' },
+    register: { path: '/register', getHref: () => '/register' },
+    users: { path: '/admin/users', getHref: () => '/admin/users' },
+    profile: { path: '/admin/profile', getHref: () => '/admin/profile' },
+    settings: { path: '/admin/settings', getHref: () => '/admin/settings' },
+    audit: { path: '/admin/audit', getHref: () => '/admin/audit' },
+  },
+
+  // Manager-only
+  manager: {
+    dashboard: { path: '/manager/dashboard', getHref: () => '/manager/dashboard' },
+    approveFloat: { path: '/manager/approv/float', getHref: () => '/manager/approv/float' },
+    cardInfo: {
+      path: '/manager/card/info',
+      /** The Registered Cards panel, opened on a machine when one is given. */
+      getHref: (machineId?: string) =>
+        machineId ? `/manager/card/info?machineId=${encodeURIComponent(machineId)}` : '/manager/card/info',
+    },
+    cardInfoSummary: { path: '/manager/card/info/summary', getHref: () => '/manager/card/info/summary' },
+    machineUsage: { path: '/manager/machine/usage', getHref: () => '/manager/machine/usage' },
+    machineActivity: { path: '/manager/machine/activity', getHref: () => '/manager/machine/activity' },
+    registerAttendant: { path: '/manager/attendant/register', getHref: () => '/manager/attendant/register' },
+    removeAttendant: { path: '/manager/attendant/remove', getHref: () => '/manager/attendant/remove' },
+    profile: { path: '/manager/profile/acc', getHref: () => '/manager/profile/acc' },
+    machineCard: {
+      path: '/machine/:machineId/card',
+      getHref: (machineId: string) => `/machine/${encodeURIComponent(machineId)}/card`,
+    },
+    machineCoin: {
+      path: '/machine/:machineId/coin',
+      getHref: (machineId: string) => `/machine/${encodeURIComponent(machineId)}/coin`,
+    },
+    device: { path: '/device/:espId', getHref: (espId: string) => `/device/${encodeURIComponent(espId)}` },
+  },
+
+  // Attendant-only
+  attendant: {
+    dashboard: { path: '/att/manager/dashboard', getHref: () => '/att/manager/dashboard' },
+    float: { path: '/att/manager/float', getHref: () => '/att/manager/float' },
+  },
+} as const;

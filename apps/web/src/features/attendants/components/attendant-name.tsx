@@ -1,0 +1,12 @@
+import { useAttendantInfo } from '../api/get-attendant-info';
+
+/** 'Attendant: First Last', or 'Attendant: Not Assigned' when the server answers non-OK (seed). */
+export function AttendantName({ esp32Id }: { esp32Id: string }) {
+  const info = useAttendantInfo(esp32Id);
+  const name = info.data ? `${info.data.firstName} ${info.data.lastName}` : info.isError ? 'Not Assigned' : '…';
+  return (
+    <span className="attendant-name">
+      <span className="muted">Attendant:</span> {name}
+    </span>
+  );
+}

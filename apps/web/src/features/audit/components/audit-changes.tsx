@@ -1,0 +1,43 @@
+/** Before and after of an audited change, as the fields that differ. */
+function show(value: unknown): string {
+  if (value === undefined) return '—';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function AuditChanges({ before, after }: { before: unknown; after: unknown }) {
+  if (isRecord(before) || isRecord(after)) {
+    const from = isRecord(before) ? before : {};
+    const to = isRecord(after) ? after : {};
+    const keys = [...new Set([...Object.keys(from), ...Object.keys(to)])].filter(
+      (key) => JSON.stringify(from[key]) !== JSON.stringify(to[key]),
+    );
+    if (!keys.length) return <span className="muted">No field changed</span>;
+    return (
+      <ul className="plain-list changes">
+        {keys.map((key) => (
+          <li key={key}>
+            <span className="change-key">{key}</span>:{' '}
+            {/* A field that did not exist before (a creation) shows only its value. */}
+            {key in from && from[key] !== null && (
+              <>
+                <span className="change-before">{show(from[key])}</span> →{' '}
+              </>
+            )}
+            <span className="change-after">{key in to ? show(to[key]) : '(removed)'}</span>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  if (before === null && after === null) return <span className="muted">—</span>;
+  return (
+    <span>
+      <span className="change-before">{show(before)}</span> → <span className="change-after">{show(after)}</span>
+    </span>
+  );
+}

@@ -1,0 +1,33 @@
+import { useLocation, useNavigate } from 'react-router';
+import { paths } from '@/config/paths';
+import { Button } from '@/components/ui/button';
+import { useSignOut } from '../hooks/use-sign-out';
+
+/** Seed section 2: Logout clears the session and goes to /login; Cancel goes back one page. */
+export function LogoutConfirm() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const signOut = useSignOut();
+
+  const logout = () => {
+    signOut();
+    navigate(paths.login.getHref(), { replace: true });
+  };
+
+  // Opened directly (no page to go back to): Cancel goes to the welcome page instead.
+  const cancel = () => (location.key === 'default' ? navigate(paths.home.getHref()) : navigate(-1));
+
+  return (
+    <div className="confirm">
+      <p className="confirm-question">Are you sure you want to log out?</p>
+      <div className="actions">
+        <Button variant="danger" onClick={logout}>
+          Logout
+        </Button>
+        <Button variant="secondary" onClick={cancel}>
+          Cancel
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,12 @@
+import { ApiError, serverText } from '@/lib/api-client';
+
+export interface Result {
+  tone: 'success' | 'error';
+  text: string;
+}
+
+/** Seed section 8: the server's message when it answered, else the seed's text with the detail. */
+export function failure(error: unknown, fallback: (detail: string) => string): Result {
+  if (error instanceof ApiError) return { tone: 'error', text: serverText(error) ?? error.message };
+  return { tone: 'error', text: fallback(error instanceof Error ? error.message : String(error)) };
+}

@@ -1,0 +1,99 @@
+import { lazy, Suspense, useState } from 'react';
+import { formatCalendarDate, useToday } from '@/lib/dates';
+import { Loading } from '@/components/ui/loading';
+import { LiveIndicator } from '@/components/ui/live-indicator';
+import { StatusMessage } from '@/components/ui/status-message';
+import { useDailySummary } from '../api/get-daily-summary';
+import { useFleetOverview } from '../api/get-fleet-overview';
+import { useMonthlySummary } from '../api/get-monthly-summary';
+import { useLiveSalesViews } from '../hooks/use-live-sales-views';
+import { MachineSummaryCard, type MachineLinks } from './machine-summary-card';
+
+// recharts is large: the charts load on their own, after the figures.
+const FleetCharts = lazy(() => import('./fleet-charts'));
+
+/**
+ * The admin's and the manager's dashboard (seed section 2): a date picker (today by default, in the
+ * app's time zone), live charts, and one card per machine in the caller's scope (the server scopes).
+ */
+export function SalesDashboard({ links }: { links: MachineLinks }) {
+  const today = useToday();
+  const [picked, setPicked] = useState<string | null>(null);
+  const date = picked ?? today;
+  const daily = useDailySummary(date);
+  const monthly = useMonthlySummary(date);
+  const overview = useFleetOverview(date);
+  useLiveSalesViews();
+
+  return (
+    <div className="stack">
+      <div className="toolbar">
+        <div className="field field-inline">
+          <label htmlFor="dashboard-date">Date</label>
+          <input
+            id="dashboard-date"
+            type="date"
+            value={date}
+            max={today}
+            required
+            onChange={(event) => setPicked(event.target.value || null)}
+          />
+        </div>
+        <LiveIndicator />
+      </div>
+
+      <section aria-label="Charts" className="charts">
+        <h2 className="section-title">{date === today ? 'Today' : formatCalendarDate(date)}</h2>
+        {overview.data ? (
+          <Suspense fallback={<Loading />}>
+            <FleetCharts overview={overview.data} />
+          </Suspense>
+        ) : overview.isError ? (
+          <p className="empty">Charts are not available.</p>
+        ) : (
+          <Loading />
+        )}
+      </section>
+
+      <section aria-label="Machines">
+        <h2 className="section-title">Machines</h2>
+        <MachineCards daily={daily} monthly={monthly} overview={overview.data} links={links} />
+      </section>
+    </div>
+  );
+}
+
+interface MachineCardsProps {
+  daily: ReturnType<typeof useDailySummary>;
+  monthly: ReturnType<typeof useMonthlySummary>;
+  overview: ReturnType<typeof useFleetOverview>['data'];
+  links: MachineLinks;
+}
+
+/** Seed section 9: the cards follow the daily list, or the monthly list when the daily one is empty. */
+function MachineCards({ daily, monthly, overview, links }: MachineCardsProps) {
+  if (daily.isError || monthly.isError) {
+    return <StatusMessage tone="error">Error: Machine data is not available.</StatusMessage>;
+  }
+  if (!daily.data || !monthly.data) return <Loading />;
+
+  const dailyRows = daily.data.dailyData;
+  const monthlyRows = monthly.data.monthlyData;
+  const machineIds = (dailyRows.length ? dailyRows : monthlyRows).map((row) => row.machineId);
+  if (!machineIds.length) return <p className="empty">No machines available for the selected date.</p>;
+
+  return (
+    <div className="machine-grid">
+      {machineIds.map((machineId) => (
+        <MachineSummaryCard
+          key={machineId}
+          machineId={machineId}
+          daily={dailyRows.find((row) => row.machineId === machineId)}
+          monthly={monthlyRows.find((row) => row.machineId === machineId)}
+          info={overview?.machines.find((m) => m.machineId === machineId)}
+          links={links}
+        />
+      ))}
+    </div>
+  );
+}

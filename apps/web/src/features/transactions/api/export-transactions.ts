@@ -1,0 +1,18 @@
+import { EXPORT_FILE_NAME, salesViewRoutes } from '@wv/contracts';
+import { fetchApiFile } from '@/lib/api-client';
+import { saveFile } from '@/lib/save-file';
+import type { TransactionFilters, TransactionKind } from './get-transactions';
+
+/**
+ * 'Entire Dataset': the server streams every row matching the filters and sort as table_data.xlsx
+ * (CONTRACT section 3). It is fetched with the bearer token, then saved under the seed's file name.
+ */
+export async function exportTransactions(
+  kind: TransactionKind,
+  machineId: string,
+  filters: TransactionFilters,
+): Promise<void> {
+  const route = kind === 'card' ? salesViewRoutes.cardTransactionsExport : salesViewRoutes.coinTransactionsExport;
+  const blob = await fetchApiFile(route, { params: { machineId }, query: { ...filters } });
+  saveFile(blob, EXPORT_FILE_NAME);
+}

@@ -1,0 +1,184 @@
+// npm run bench -- ingest
+// Simulated machines publish QoS 1 sales as fast as the broker acknowledges them (a window of
+// in-flight publishes per machine). Reports sales/s committed end to end (publish → rows and
+// rollups in PostgreSQL), PUBACK latency p50/p99, and, in the same run, a plain 1000-row
+// INSERT … ON CONFLICT DO NOTHING of the same rows into the same table shape, with the ratio.
+import mqtt from 'mqtt';
+import pg from 'pg';
+import { randomUUID } from 'node:crypto';
+import { percentile, report } from './lib/report.mjs';
+import {
+  dbUrl,
+  deleteRedisPrefix,
+  dropDatabase,
+  newPrefix,
+  recreateDatabase,
+  REDIS_URL,
+  startProcess,
+  stopProcess,
+} from './lib/stack.mjs';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const MACHINES = Number(process.env.BENCH_MACHINES ?? 200);
+const WINDOW = Number(process.env.BENCH_WINDOW ?? 16);
+const SPLIT = process.env.BENCH_SPLIT !== 'false';
+const DB = 'wv_bench_ingest';
+
+const prefix = newPrefix('ingest');
+await recreateDatabase(DB);
+const env = {
+  DATABASE_URL: dbUrl(DB),
+  REDIS_URL,
+  REDIS_PREFIX: prefix,
+  PORT: '0',
+  MQTT_PORT: '0',
+  JWT_SECRET: 'bench-secret-0123456789',
+  ADMIN_EMAIL: 'admin@bench.local',
+  ADMIN_PASSWORD: 'bench-pass-1234',
+  LOG_LEVEL: 'warn',
+  // Every simulated machine connects from 127.0.0.1: lift the per-address limits meant for the field.
+  MQTT_CONNECT_RATE: '100000',
+  HTTP_RATE_LIMIT: '100000',
+};
+// Two processes by default (APP_ROLES): the broker and API on one core, the workers on the other.
+const procs = SPLIT
+  ? [await startProcess({ ...env, APP_ROLES: 'api,broker' }), await startProcess({ ...env, APP_ROLES: 'worker' })]
+  : [await startProcess(env)];
+const front = procs[0];
+const api = `http://127.0.0.1:${front.httpPort}/api`;
+const post = async (path, body, token) => {
+  const res = await fetch(api + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  return text ? JSON.parse(text) : {};
+};
+const { token } = await post('/login', { identifier: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD });
+const machines = [];
+for (let i = 0; i < MACHINES; i++) {
+  const hex = i.toString(16).padStart(4, '0').toUpperCase();
+  const mac = `B0:00:00:00:${hex.slice(0, 2)}:${hex.slice(2)}`;
+  await post('/devices/announce', { macAddress: mac });
+  const espId = `BENCH-${String(i).padStart(4, '0')}`;
+  const { deviceKey } = await post('/assign_id', { macAddress: mac, espId }, token);
+  machines.push({ espId, deviceKey });
+}
+
+const latencies = [];
+let pubacked = 0;
+let running = true;
+const clients = await Promise.all(
+  machines.map((m) =>
+    mqtt.connectAsync(`mqtt://127.0.0.1:${front.mqttPort}`, {
+      clientId: m.espId,
+      username: m.espId,
+      password: m.deviceKey,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+    }),
+  ),
+);
+const kinds = ['pure', 'fresh', 'cold'];
+async function publisher(client, espId) {
+  const topic = `wv/v1/machines/${espId}/sales`;
+  let n = 0;
+  const loop = async () => {
+    while (running) {
+      const volume = [1, 5, 10, 20][n % 4];
+      const sale = {
+        eventId: randomUUID(),
+        kind: n % 3 ? 'coin' : 'card',
+        price: volume * 40,
+        volume,
+        waterType: kinds[n % 3],
+        ...(n % 3 ? {} : { cardId: `CARD-${n % 50}` }),
+      };
+      n++;
+      const t0 = performance.now();
+      await client.publishAsync(topic, JSON.stringify(sale), { qos: 1 });
+      latencies.push(performance.now() - t0);
+      pubacked++;
+    }
+  };
+  await Promise.all(Array.from({ length: WINDOW }, loop));
+}
+
+const db = new pg.Client({ connectionString: dbUrl(DB) });
+await db.connect();
+const started = performance.now();
+const work = clients.map((c, i) => publisher(c, machines[i].espId));
+const ticker = setInterval(
+  () => process.stdout.write(`\r  ${((performance.now() - started) / 1000).toFixed(0)} s: ${pubacked} PUBACKed`),
+  5000,
+);
+await new Promise((r) => setTimeout(r, SECONDS * 1000));
+running = false;
+await Promise.all(work);
+const publishEnded = performance.now();
+clearInterval(ticker);
+let committed = 0;
+for (;;) {
+  committed = Number((await db.query('SELECT count(*)::int AS n FROM sales')).rows[0].n);
+  if (committed >= pubacked) break;
+  await new Promise((r) => setTimeout(r, 100));
+}
+const committedAt = performance.now();
+const [{ sum: rollupCount }] = (await db.query('SELECT sum(sales_count)::int AS sum FROM sales_daily')).rows;
+await Promise.all(clients.map((c) => c.endAsync(true)));
+
+// Baseline: the same rows, 1000 per INSERT … ON CONFLICT DO NOTHING, into a table of the same shape.
+await db.query('CREATE TABLE baseline_sales (LIKE sales INCLUDING ALL)');
+const { rows } = await db.query(
+  'SELECT esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date, received_at, source FROM sales ORDER BY id',
+);
+const baselineStart = performance.now();
+for (let i = 0; i < rows.length; i += 1000) {
+  const chunk = rows.slice(i, i + 1000);
+  const values = [];
+  const params = [];
+  chunk.forEach((r, j) => {
+    const b = j * 11;
+    values.push(`(${Array.from({ length: 11 }, (_, k) => `$${b + k + 1}`).join(',')})`);
+    params.push(
+      r.esp_id,
+      r.event_id,
+      r.kind,
+      r.price,
+      r.volume,
+      r.water_type,
+      r.card_id,
+      r.sold_at,
+      r.local_date,
+      r.received_at,
+      r.source,
+    );
+  });
+  await db.query(
+    `INSERT INTO baseline_sales (esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date, received_at, source) VALUES ${values.join(',')} ON CONFLICT (esp_id, event_id) DO NOTHING`,
+    params,
+  );
+}
+const baselineRate = rows.length / ((performance.now() - baselineStart) / 1000);
+await db.end();
+await Promise.all(procs.map(stopProcess));
+await dropDatabase(DB);
+await deleteRedisPrefix(prefix);
+
+const pipelineRate = committed / ((committedAt - started) / 1000);
+report({
+  name: 'ingest',
+  figures: {
+    'sales committed end to end': committed,
+    'seconds publishing': Number(((publishEnded - started) / 1000).toFixed(1)),
+    'commit lag after last PUBACK (ms)': Math.round(committedAt - publishEnded),
+    'sales/s end to end (MQTT QoS 1 → rows + rollups)': Math.round(pipelineRate),
+    'PUBACK p50 (ms)': Number(percentile(latencies, 50).toFixed(1)),
+    'PUBACK p99 (ms)': Number(percentile(latencies, 99).toFixed(1)),
+    'baseline: 1000-row INSERT … ON CONFLICT rows/s': Math.round(baselineRate),
+    'ratio pipeline / baseline': Number((pipelineRate / baselineRate).toFixed(2)),
+    'rollup count equals rows': rollupCount === committed,
+  },
+  notes: `${MACHINES} machines, ${WINDOW} publishes in flight each, ${SPLIT ? 'api+broker and worker as two processes' : 'one process'}, on this machine with PostgreSQL and Redis.`,
+});

@@ -1,0 +1,158 @@
+// A child process of bench/connections.bench.mjs holding thousands of machines as raw mqtt-packet
+// clients (an mqtt.js client costs several times the memory): CONNECT, SUBSCRIBE to its sales/ack and
+// config topics, then idle; on command, drop everything or reconnect at a given rate and publish one
+// QoS 1 sale each. Driven over IPC; argv[2] is {port, secret, from, to, addresses}.
+import net from 'node:net';
+import mqttPacket from 'mqtt-packet';
+import { buildConfigTopic, buildSalesAckTopic, buildSalesTopic } from '@wv/contracts';
+import { loadEspId, loadKey } from './load-fleet.mjs';
+
+const { port, secret, from, to, addresses } = JSON.parse(process.argv[2]);
+const sockets = new Map();
+/** Sessions that were up and then closed without being told to (by the broker or the network). */
+let closedWhileIdle = 0;
+let dropping = false;
+const KEEPALIVE = 600;
+const gen = (packet) => mqttPacket.generate(packet, { protocolVersion: 4 });
+
+/** One machine's session: resolves once subscribed (and, with `sale`, once the sale is PUBACKed). */
+function session(i, sale) {
+  return new Promise((resolve) => {
+    const espId = loadEspId(i);
+    const started = performance.now();
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress: addresses[i % addresses.length] });
+    const parser = mqttPacket.parser({ protocolVersion: 4 });
+    const timing = { connack: 0, puback: 0 };
+    let done = false;
+    let publishedAt = 0;
+    const finish = (result) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (!result.ok) socket.destroy();
+      resolve({ ...result, ...timing });
+    };
+    const timer = setTimeout(() => finish({ ok: false, why: 'timeout' }), 30_000);
+    socket.setNoDelay(true);
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      if (sockets.get(i) === socket) {
+        sockets.delete(i);
+        if (!dropping) closedWhileIdle++;
+      }
+      finish({ ok: false, why: 'closed' });
+    });
+    socket.on('data', (data) => parser.parse(data));
+    parser.on('packet', (packet) => {
+      if (packet.cmd === 'connack') {
+        timing.connack = performance.now() - started;
+        if (packet.returnCode !== 0) return finish({ ok: false, why: `connack ${packet.returnCode}` });
+        socket.write(
+          gen({
+            cmd: 'subscribe',
+            messageId: 1,
+            subscriptions: [
+              { topic: buildSalesAckTopic(espId), qos: 1 },
+              { topic: buildConfigTopic(espId), qos: 1 },
+            ],
+          }),
+        );
+      } else if (packet.cmd === 'suback') {
+        sockets.set(i, socket);
+        if (!sale) return finish({ ok: true });
+        publishedAt = performance.now();
+        const body = { eventId: sale, kind: 'coin', price: 500, volume: 1, waterType: 'pure' };
+        socket.write(
+          gen({ cmd: 'publish', topic: buildSalesTopic(espId), payload: JSON.stringify(body), qos: 1, messageId: 2 }),
+        );
+      } else if (packet.cmd === 'puback' && packet.messageId === 2) {
+        timing.puback = performance.now() - publishedAt;
+        finish({ ok: true });
+      } else if (packet.cmd === 'publish' && packet.qos === 1) {
+        // Retained config and sales/ack: acknowledged, so the broker's in-flight window stays empty.
+        socket.write(gen({ cmd: 'puback', messageId: packet.messageId }));
+      }
+    });
+    socket.on('connect', () =>
+      socket.write(
+        gen({
+          cmd: 'connect',
+          clientId: espId,
+          username: espId,
+          password: Buffer.from(loadKey(secret, i)),
+          keepalive: KEEPALIVE,
+          clean: true,
+        }),
+      ),
+    );
+  });
+}
+
+/** Opens sessions for every machine of this process at `rate` per second, retrying failures each second. */
+async function connectAll({ rate, sale, deadlineMs }) {
+  const pending = [];
+  for (let i = from; i < to; i++) pending.push(i);
+  const result = { ok: 0, attempts: 0, failures: {}, connack: [], puback: [], pubacked: [] };
+  const deadline = Date.now() + deadlineMs;
+  const started = performance.now();
+  let next = 0;
+  let retrying = 0;
+  const inflight = new Set();
+  while ((pending.length || inflight.size || retrying) && Date.now() < deadline) {
+    const due = Math.floor(((performance.now() - started) / 1000) * rate);
+    while (pending.length && next < due && inflight.size < 2000) {
+      const i = pending.shift();
+      next++;
+      result.attempts++;
+      const p = session(i, sale).then((r) => {
+        inflight.delete(p);
+        if (r.ok) {
+          result.ok++;
+          result.connack.push(Math.round(r.connack));
+          if (sale) {
+            result.puback.push(Math.round(r.puback));
+            result.pubacked.push(i);
+          }
+        } else {
+          result.failures[r.why] = (result.failures[r.why] ?? 0) + 1;
+          retrying++;
+          setTimeout(() => {
+            retrying--;
+            pending.push(i);
+          }, 1000);
+        }
+      });
+      inflight.add(p);
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  result.seconds = (performance.now() - started) / 1000;
+  return result;
+}
+
+const pinger = setInterval(
+  () => {
+    for (const socket of sockets.values()) socket.write(gen({ cmd: 'pingreq' }));
+  },
+  (KEEPALIVE / 3) * 1000,
+);
+pinger.unref();
+
+process.on('message', async (msg) => {
+  if (msg.cmd === 'connect') {
+    process.send({ type: 'connected', ...(await connectAll(msg)) });
+  } else if (msg.cmd === 'drop') {
+    dropping = true;
+    for (const socket of sockets.values()) socket.destroy();
+    sockets.clear();
+    dropping = false;
+    process.send({ type: 'dropped' });
+  } else if (msg.cmd === 'count') {
+    process.send({ type: 'count', open: sockets.size, closedWhileIdle });
+    closedWhileIdle = 0;
+  } else if (msg.cmd === 'exit') {
+    for (const socket of sockets.values()) socket.destroy();
+    process.exit(0);
+  }
+});
+process.send({ type: 'ready' });

@@ -1,0 +1,93 @@
+// Starts the built program as separate processes on a fresh database for a benchmark.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+
+export const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@localhost:5432/postgres';
+export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://localhost:6379';
+const MAIN = new URL('../../apps/api/dist/main.js', import.meta.url).pathname;
+
+export function dbUrl(name) {
+  const u = new URL(PG_URL);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function recreateDatabase(name) {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await c.query(`CREATE DATABASE ${name}`);
+  await c.end();
+}
+
+export async function dropDatabase(name) {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await c.end();
+}
+
+export async function deleteRedisPrefix(prefix) {
+  const redis = new Redis(REDIS_URL);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
+}
+
+/** Spawns `node apps/api/dist/main.js` with env; resolves once it says it is ready. */
+export function startProcess(env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // A benchmark that dies must not leave the program running on its database.
+    const orphanGuard = () => child.kill('SIGKILL');
+    process.once('exit', orphanGuard);
+    child.once('exit', () => process.off('exit', orphanGuard));
+    // The output is kept for readiness and post-mortems, bounded: a long run at LOG_LEVEL=warn
+    // under fuzzing writes hundreds of MB.
+    let out = '';
+    let ready = false;
+    const onData = (d) => {
+      out += d.toString();
+      if (ready) {
+        if (out.length > 4_000_000) out = out.slice(-2_000_000);
+        return;
+      }
+      const http = /HTTP listening on http:\/\/localhost:(\d+)/.exec(out);
+      const mqtt = /MQTT listening on port (\d+)/.exec(out);
+      // Every role by default: then the broker's port is needed too.
+      const needsMqtt = !env.APP_ROLES || env.APP_ROLES.includes('broker');
+      if ((http && (!needsMqtt || mqtt)) || /Worker started/.test(out)) {
+        ready = true;
+        resolve({
+          child,
+          httpPort: http ? Number(http[1]) : 0,
+          mqttPort: mqtt ? Number(mqtt[1]) : 0,
+          output: () => out,
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`process exited (${code}):\n${out}`)));
+  });
+}
+
+export function stopProcess(p) {
+  return new Promise((resolve) => {
+    if (p.child.exitCode !== null) return resolve();
+    p.child.once('exit', resolve);
+    p.child.kill('SIGTERM');
+    setTimeout(() => p.child.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+export const newPrefix = (name) => `wvbench-${name}-${randomBytes(3).toString('hex')}`;

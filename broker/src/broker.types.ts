@@ -1,0 +1,126 @@
+/** Public types of the embedded MQTT broker: its options, the hooks the API supplies, and what it reports. */
+import type { Server as HttpServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import type { Aedes } from 'aedes';
+
+/** Structured logging; the API adapts its own logger to this. */
+export interface BrokerLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Who is on the other end of a connection, decided once at CONNECT (CONTRACT section 4). */
+export type DeviceIdentity =
+  { kind: 'machine'; espId: string; clientId: string } | { kind: 'provisioning'; mac: string; clientId: string };
+
+/** One sale publish, handed to `persistSales` as received: the broker does not parse sale JSON. */
+export interface SaleEnvelope {
+  espId: string;
+  topic: string;
+  payload: Buffer;
+  receivedAt: Date;
+}
+
+/** A non-sale device publish, delivered after it was authorized (not durable before PUBACK). */
+export type DeviceMessage =
+  | {
+      kind: 'status' | 'config-ack';
+      espId: string;
+      clientId: string;
+      topic: string;
+      payload: Buffer;
+      receivedAt: Date;
+    }
+  | { kind: 'hello'; mac: string; clientId: string; topic: string; payload: Buffer; receivedAt: Date };
+
+/** Policy the API injects; the broker never touches the database itself. */
+export interface BrokerHooks {
+  /** True when `key` is the current device key of `espId`. */
+  authenticateMachine(espId: string, key: string): Promise<boolean>;
+  /** True when `password` is (or now becomes, on first sight) the pinned secret of this MAC. */
+  verifyProvisioningSecret(macTopicId: string, password: string): Promise<boolean>;
+  /** Makes a batch of sales durable; the devices get their PUBACKs only after this resolves. */
+  persistSales(batch: SaleEnvelope[]): Promise<void>;
+  onDeviceMessage?(message: DeviceMessage): void | Promise<void>;
+  onClientConnected?(identity: DeviceIdentity): void | Promise<void>;
+  onClientDisconnected?(identity: DeviceIdentity): void | Promise<void>;
+}
+
+export interface BrokerOptions {
+  /** Most `/`-separated levels in any topic; protocol topics use at most 6. Default 8. */
+  maxTopicLevels?: number;
+  /** Largest publish payload accepted, in bytes. Default 256 KiB. */
+  maxPayloadBytes?: number;
+  /** Milliseconds a new connection has to send CONNECT. Default 10 000. */
+  connectTimeout?: number;
+  /** Largest keepalive (seconds) a client may ask for; 0 lifts the limit. Default 900. */
+  keepaliveLimit?: number;
+  /** Milliseconds a slow socket may block before it is dropped; also bounds `close()`. Default 15 000. */
+  drainTimeout?: number;
+  /** Messages Aedes routes concurrently. Default 100. */
+  concurrency?: number;
+  /** A sale batch is flushed once this many sales wait. Default 500. */
+  saleBatchSize?: number;
+  /** Milliseconds the first sale of a batch waits for company. Default 2. */
+  saleBatchLingerMs?: number;
+  /** Full batches that may be persisted at the same time. Default 2. */
+  saleFlushConcurrency?: number;
+  /** Milliseconds after which a `persistSales` call counts as failed. Default 30 000. */
+  persistTimeout?: number;
+  /** New connections accepted per second from one address; more are closed at once. 0 = no limit. Default 100. */
+  connectionsPerSecondPerAddress?: number;
+  /** Aedes broker id (used in `$SYS` topics). Default: a random uuid. */
+  id?: string;
+  logger?: BrokerLogger;
+}
+
+export type RefusalReason =
+  | 'bad-credentials'
+  | 'identifier-rejected'
+  | 'auth-unavailable'
+  | 'keepalive-out-of-range'
+  | 'protocol-error'
+  | 'connect-timeout'
+  | 'will-denied'
+  | 'publish-denied'
+  | 'subscribe-denied'
+  | 'payload-too-large'
+  | 'topic-too-deep'
+  | 'persist-failed'
+  | 'shutting-down'
+  | 'connection-rate';
+
+export interface BrokerStats {
+  connections: { opened: number; accepted: number; current: number };
+  refusals: Record<RefusalReason, number>;
+  publishes: { accepted: number };
+  sales: { persisted: number; batches: number; failedBatches: number; pending: number; inFlight: number };
+}
+
+export interface ConnectedClient {
+  identity: DeviceIdentity;
+  connectedAt: Date;
+}
+
+export interface PublishOptions {
+  qos?: 0 | 1 | 2;
+  retain?: boolean;
+}
+
+export interface WvBroker {
+  readonly aedes: Aedes;
+  /** Serves one connection (a TCP socket or any duplex stream, e.g. a WebSocket stream). */
+  handle(stream: Duplex, request?: IncomingMessage): void;
+  /** Listens on TCP; port 0 picks a free port. Resolves with the bound port. */
+  listen(port: number, host?: string): Promise<number>;
+  /** Serves MQTT over WebSocket on `path` of an existing HTTP server (needs the `ws` package). */
+  attachWebSocket(httpServer: HttpServer, path: string): Promise<void>;
+  /** A server-side publish: bypasses the device ACL. */
+  publish(topic: string, payload: string | Uint8Array, options?: PublishOptions): Promise<void>;
+  connectedClients(): ConnectedClient[];
+  stats(): BrokerStats;
+  /** Stops accepting, lets in-flight sales finish, closes clients; bounded by `drainTimeout`. */
+  close(): Promise<void>;
+}

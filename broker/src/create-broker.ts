@@ -1,0 +1,210 @@
+/**
+ * The embedded MQTT broker of the device protocol (CONTRACT section 4): Aedes with the device
+ * identity and ACL, durable sales before PUBACK, and a bounded graceful shutdown. Framework-free:
+ * the API supplies the policy as hooks (STYLE.md, "the broker").
+ */
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Aedes, type Client } from 'aedes';
+import type {
+  BrokerHooks,
+  BrokerOptions,
+  ConnectedClient,
+  PublishOptions,
+  SaleEnvelope,
+  WvBroker,
+} from './broker.types.js';
+import { resolveBrokerOptions } from './broker-options.js';
+import { BrokerStatsRecorder } from './broker-stats.js';
+import { wireBrokerEvents } from './broker-events.js';
+import { errorMessage, refuse, toBuffer, type BrokerContext } from './hooks/broker-context.js';
+import { createAuthenticate, createPreConnect } from './hooks/authenticate.hook.js';
+import { createAuthorizePublish } from './hooks/authorize-publish.hook.js';
+import { createAuthorizeSubscribe } from './hooks/authorize-subscribe.hook.js';
+import { createPublished } from './hooks/published.hook.js';
+import { guardPacketSize } from './packet-size.guard.js';
+import { SaleBatcher } from './sale-batcher.js';
+import { ConnectionRateGuard } from './connection-rate.guard.js';
+import { attachWebSocketTransport, type WebSocketTransport } from './websocket.transport.js';
+
+export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): Promise<WvBroker> {
+  const opts = resolveBrokerOptions(options);
+  const { logger } = opts;
+  const stats = new BrokerStatsRecorder();
+  let closing = false;
+  const batcher = new SaleBatcher<SaleEnvelope>({
+    persist: (batch) => hooks.persistSales(batch),
+    maxBatch: opts.saleBatchSize,
+    lingerMs: opts.saleBatchLingerMs,
+    maxInFlight: opts.saleFlushConcurrency,
+    timeoutMs: opts.persistTimeout,
+    onFlushed: ({ size, durationMs, error }) => {
+      stats.batchFlushed(size, error !== undefined);
+      if (error !== undefined) {
+        logger.error('sale batch not persisted: its publishes get no PUBACK', {
+          size,
+          durationMs,
+          error: errorMessage(error),
+        });
+      }
+    },
+  });
+  const ctx: BrokerContext = {
+    options: opts,
+    hooks,
+    logger,
+    stats,
+    batcher,
+    identities: new WeakMap(),
+    sessions: new Map(),
+    wills: new WeakMap(),
+    isClosing: () => closing,
+  };
+
+  const aedes = await Aedes.createBroker({
+    id: opts.id,
+    concurrency: opts.concurrency,
+    connectTimeout: opts.connectTimeout,
+    keepaliveLimit: opts.keepaliveLimit,
+    drainTimeout: opts.drainTimeout,
+    maxTopicLevels: opts.maxTopicLevels,
+    preConnect: createPreConnect(ctx),
+    authenticate: createAuthenticate(ctx),
+    authorizePublish: createAuthorizePublish(ctx),
+    authorizeSubscribe: createAuthorizeSubscribe(ctx),
+    published: createPublished(ctx),
+  });
+  const connected = new Map<Client, ConnectedClient>();
+  wireBrokerEvents(aedes, ctx, connected);
+
+  const servers = new Map<Server, Promise<void>>();
+  const streams = new Set<Duplex>();
+  const transports: WebSocketTransport[] = [];
+  let packetGuardWarned = false;
+  const connectionRate = new ConnectionRateGuard(opts.connectionsPerSecondPerAddress);
+
+  function handle(stream: Duplex, request?: IncomingMessage): void {
+    if (closing) {
+      stream.destroy();
+      return;
+    }
+    stats.connectionsOpened++;
+    const address = (stream as Duplex & { remoteAddress?: string }).remoteAddress ?? request?.socket.remoteAddress;
+    if (!connectionRate.admit(address)) {
+      stats.refused('connection-rate');
+      logger.warn('connection refused: too many new connections from one address', { address });
+      stream.destroy();
+      return;
+    }
+    streams.add(stream);
+    stream.once('close', () => streams.delete(stream));
+    const client = aedes.handle(stream, request);
+    const guarded = guardPacketSize(client, opts.maxPacketBytes, (length) =>
+      refuse(ctx, 'payload-too-large', 'packet over the size limit', { clientId: client.id ?? undefined, length }),
+    );
+    if (!guarded && !packetGuardWarned) {
+      packetGuardWarned = true;
+      logger.warn('mqtt packet-size guard unavailable (Aedes internals changed); payload limit checked after reading');
+    }
+  }
+
+  function listen(port: number, host?: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const server = createServer((socket) => {
+        // PUBACKs are tiny and latency-bound: do not let Nagle hold them back.
+        socket.setNoDelay(true);
+        handle(socket);
+      });
+      server.once('error', (error: NodeJS.ErrnoException) => {
+        const where = `${host ?? '*'}:${port}`;
+        const message =
+          error.code === 'EADDRINUSE' ? `MQTT port ${where} is already in use` : `MQTT cannot listen on ${where}`;
+        reject(Object.assign(new Error(`${message}: ${error.message}`), { code: error.code }));
+      });
+      server.listen(port, host, () => {
+        servers.set(server, new Promise((closed) => server.once('close', () => closed())));
+        server.on('error', (error) => logger.error('mqtt server error', { error: error.message }));
+        resolve((server.address() as AddressInfo).port);
+      });
+    });
+  }
+
+  async function attachWebSocket(httpServer: HttpServer, path: string): Promise<void> {
+    transports.push(await attachWebSocketTransport(httpServer, path, opts.maxPacketBytes, handle));
+  }
+
+  function publish(topic: string, payload: string | Uint8Array, options: PublishOptions = {}): Promise<void> {
+    if (closing) return Promise.reject(new Error('broker is closed'));
+    const packet = {
+      cmd: 'publish' as const,
+      topic,
+      payload: toBuffer(payload),
+      // Every server-to-device topic of the protocol is QoS 1.
+      qos: options.qos ?? 1,
+      retain: options.retain ?? false,
+      dup: false,
+    };
+    return new Promise((resolve, reject) => aedes.publish(packet, (error) => (error ? reject(error) : resolve())));
+  }
+
+  let closed: Promise<void> | null = null;
+  async function shutdown(): Promise<void> {
+    closing = true;
+    const deadline = Date.now() + opts.drainTimeout;
+    for (const server of servers.keys()) server.close();
+    for (const transport of transports) transport.close();
+    // Sales already taken still get their PUBACK if the database answers before the deadline.
+    if (!(await beforeDeadline(batcher.drain(), deadline))) {
+      logger.warn('mqtt shutdown: sale batches still unpersisted at the drain timeout; they get no PUBACK');
+      batcher.abort(new Error('broker closed before the sale batch was persisted'));
+    }
+    // The last PUBACKs may still sit in corked socket buffers (mqtt-packet uncorks on the next tick):
+    // closing the clients now would discard them.
+    await flushWrites(streams, Math.min(deadline, Date.now() + 500));
+    if (!(await beforeDeadline(new Promise<void>((done) => aedes.close(() => done())), deadline))) {
+      logger.warn('mqtt shutdown: clients did not close by the drain timeout; destroying their sockets');
+    }
+    for (const stream of streams) stream.destroy();
+    // With every socket destroyed the listeners close at once; the grace covers an expired deadline.
+    await beforeDeadline(Promise.all(servers.values()), Math.max(deadline, Date.now() + 100));
+    logger.info('mqtt broker closed');
+  }
+
+  return {
+    aedes,
+    handle,
+    listen,
+    attachWebSocket,
+    publish,
+    connectedClients: () => [...connected.values()],
+    stats: () => stats.snapshot({ pending: batcher.pendingCount, inFlight: batcher.inFlightCount }),
+    close: () => (closed ??= shutdown()),
+  };
+}
+
+/** Resolves true when `work` settles before `deadline`, false when the deadline comes first. */
+function beforeDeadline(work: Promise<unknown>, deadline: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+    work.then(
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+    );
+  });
+}
+
+/** Waits until every stream has handed its buffered writes to the OS, or until `until`. */
+async function flushWrites(streams: Set<Duplex>, until: number): Promise<void> {
+  do {
+    await new Promise((resolve) => setImmediate(resolve));
+    if ([...streams].every((stream) => stream.destroyed || stream.writableLength === 0)) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  } while (Date.now() < until);
+}

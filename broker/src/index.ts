@@ -1,0 +1,24 @@
+export { createBroker } from './create-broker.js';
+export type {
+  BrokerHooks,
+  BrokerLogger,
+  BrokerOptions,
+  BrokerStats,
+  ConnectedClient,
+  DeviceIdentity,
+  DeviceMessage,
+  PublishOptions,
+  RefusalReason,
+  SaleEnvelope,
+  WvBroker,
+} from './broker.types.js';
+export { createJsonLogger, silentLogger } from './logger.js';
+export {
+  authorizeDevicePublish,
+  authorizeDeviceSubscribe,
+  type AclSubject,
+  type DevicePublishKind,
+  type PublishDecision,
+  type SubscribeDecision,
+} from './topic-acl.js';
+export { SaleBatcher, type SaleBatcherOptions } from './sale-batcher.js';

@@ -1,0 +1,154 @@
+/**
+ * Groups sale publishes into few `persistSales` calls (TOOLCHAIN: one round trip per sale caps ingest
+ * at a few thousand per second; batches of hundreds reach tens of thousands).
+ *
+ * A batch leaves when `maxBatch` items wait, when the first waiting item has lingered `lingerMs`
+ * with nothing in flight, or as soon as the previous flush finishes: whatever arrived during a flight
+ * goes out together in the next one, so batches grow by themselves when the database slows down.
+ */
+export interface SaleBatcherOptions<T> {
+  persist: (batch: T[]) => Promise<void>;
+  maxBatch: number;
+  lingerMs: number;
+  /** Full batches that may be persisted at once; partial batches wait for the flight to land. */
+  maxInFlight: number;
+  /** A flush not settled by then fails; 0 waits forever. */
+  timeoutMs: number;
+  onFlushed?: (outcome: { size: number; durationMs: number; error?: unknown }) => void;
+}
+
+interface Waiter<T> {
+  item: T;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+export class SaleBatcher<T> {
+  private pending: Waiter<T>[] = [];
+  private flights = new Set<Waiter<T>[]>();
+  private lingerTimer: NodeJS.Timeout | null = null;
+  private idleWaiters: Array<() => void> = [];
+  private closed = false;
+
+  private readonly options: SaleBatcherOptions<T>;
+
+  constructor(options: SaleBatcherOptions<T>) {
+    this.options = {
+      ...options,
+      maxBatch: Math.max(1, options.maxBatch),
+      maxInFlight: Math.max(1, options.maxInFlight),
+    };
+  }
+
+  get pendingCount(): number {
+    return this.pending.length;
+  }
+
+  get inFlightCount(): number {
+    let n = 0;
+    for (const flight of this.flights) n += flight.length;
+    return n;
+  }
+
+  /** Resolves once the item's batch is persisted; rejects when that batch failed. */
+  add(item: T): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('sale batcher is closed'));
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Stops taking items, flushes what waits without lingering, and resolves when nothing is left. */
+  drain(): Promise<void> {
+    this.closed = true;
+    this.clearLinger();
+    while (this.pending.length > 0 && this.flights.size < this.options.maxInFlight) this.flush();
+    return this.idle();
+  }
+
+  /** Fails everything still waiting or in flight (their PUBACKs will never be sent). */
+  abort(error: Error): void {
+    this.closed = true;
+    this.clearLinger();
+    const waiters = [...this.pending, ...[...this.flights].flat()];
+    this.pending = [];
+    this.flights.clear();
+    for (const waiter of waiters) waiter.reject(error);
+    this.notifyIdle();
+  }
+
+  private idle(): Promise<void> {
+    if (this.pending.length === 0 && this.flights.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private schedule(): void {
+    const { maxBatch, maxInFlight, lingerMs } = this.options;
+    while (this.pending.length >= maxBatch && this.flights.size < maxInFlight) this.flush();
+    if (this.pending.length === 0 || this.flights.size > 0 || this.lingerTimer) return;
+    this.lingerTimer = setTimeout(() => {
+      this.lingerTimer = null;
+      if (this.flights.size === 0 && this.pending.length > 0) this.flush();
+    }, lingerMs);
+  }
+
+  private flush(): void {
+    const batch = this.pending.splice(0, this.options.maxBatch);
+    if (this.pending.length === 0) this.clearLinger();
+    this.flights.add(batch);
+    const started = Date.now();
+    // Called inside a promise executor so that a synchronous throw fails the batch like a rejection.
+    const persisted = new Promise<void>((resolve) => resolve(this.options.persist(batch.map((w) => w.item))));
+    withTimeout(persisted, this.options.timeoutMs).then(
+      () => this.land(batch, started),
+      (error: unknown) => this.land(batch, started, error),
+    );
+  }
+
+  private land(batch: Waiter<T>[], started: number, error?: unknown): void {
+    // An aborted flight was already failed; a late answer from the database must not settle it twice.
+    if (!this.flights.delete(batch)) return;
+    this.options.onFlushed?.({ size: batch.length, durationMs: Date.now() - started, error });
+    const failure = error instanceof Error ? error : new Error(`persistSales failed: ${String(error)}`);
+    for (const waiter of batch) {
+      if (error === undefined) waiter.resolve();
+      else waiter.reject(failure);
+    }
+    // What arrived during the flight has already waited long enough: send it now, unlingered.
+    while (this.pending.length > 0 && this.flights.size < this.options.maxInFlight) this.flush();
+    this.notifyIdle();
+  }
+
+  private notifyIdle(): void {
+    if (this.pending.length > 0 || this.flights.size > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private clearLinger(): void {
+    if (this.lingerTimer) clearTimeout(this.lingerTimer);
+    this.lingerTimer = null;
+  }
+}
+
+/** Bounds how long a flush may take: without a PUBACK the device redelivers, and dedup absorbs a late commit. */
+function withTimeout(promise: Promise<void>, timeoutMs: number): Promise<void> {
+  if (timeoutMs <= 0) return promise;
+  return new Promise<void>((resolve, reject) => {
+    // unref: a hung database must not keep a closing process alive
+    const timer = setTimeout(() => reject(new Error(`persistSales timed out after ${timeoutMs} ms`)), timeoutMs);
+    timer.unref();
+    promise.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,31 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { BrokerHarness, createFakeHooks } from './support/broker-harness.js';
+import { ConnectionRateGuard } from '../src/connection-rate.guard.js';
+
+describe('ConnectionRateGuard', () => {
+  it('admits up to the limit per address within one second and resets the next second', () => {
+    const guard = new ConnectionRateGuard(3);
+    const t = 10_000;
+    expect([1, 2, 3, 4].map(() => guard.admit('10.0.0.1', t))).toEqual([true, true, true, false]);
+    expect(guard.admit('10.0.0.2', t + 500)).toBe(true);
+    expect(guard.admit('10.0.0.1', t + 1000)).toBe(true);
+  });
+
+  it('has no limit at 0 and admits connections without an address', () => {
+    const guard = new ConnectionRateGuard(0);
+    expect(Array.from({ length: 1000 }, () => guard.admit('10.0.0.1')).every(Boolean)).toBe(true);
+    expect(new ConnectionRateGuard(1).admit(undefined)).toBe(true);
+  });
+});
+
+describe('the broker’s connection rate per address', () => {
+  const harness = new BrokerHarness();
+  afterEach(() => harness.cleanup());
+
+  it('closes connections beyond the limit from one address and counts them', async () => {
+    const broker = await harness.start({ connectionsPerSecondPerAddress: 2 }, createFakeHooks().hooks);
+    const results = await Promise.allSettled(['ESP001', 'ESP002', 'ESP003'].map((id) => harness.machine(id)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    expect(broker.stats().refusals['connection-rate']).toBe(1);
+  });
+});

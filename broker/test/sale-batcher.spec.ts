@@ -1,0 +1,120 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import { SaleBatcher, type SaleBatcherOptions } from '../src/sale-batcher.js';
+import { deferred, sleep, waitFor, type Deferred } from './support/broker-harness.js';
+
+/** A persist function whose calls stay open until the test settles them. */
+function heldPersist() {
+  const calls: Array<{ items: number[]; done: Deferred }> = [];
+  const persist = jest.fn((items: number[]) => {
+    const done = deferred();
+    calls.push({ items, done });
+    return done.promise;
+  });
+  return { calls, persist };
+}
+
+function batcher(persist: SaleBatcherOptions<number>['persist'], options: Partial<SaleBatcherOptions<number>> = {}) {
+  return new SaleBatcher<number>({ persist, maxBatch: 500, lingerMs: 2, maxInFlight: 1, timeoutMs: 0, ...options });
+}
+
+describe('SaleBatcher', () => {
+  it('groups items added within the linger time into one persist call', async () => {
+    const persist = jest.fn(async (_items: number[]) => {});
+    const b = batcher(persist, { lingerMs: 20 });
+    await Promise.all([1, 2, 3, 4].map((n) => b.add(n)));
+    expect(persist).toHaveBeenCalledTimes(1);
+    expect(persist).toHaveBeenCalledWith([1, 2, 3, 4]);
+  });
+
+  it('flushes at once when a full batch is waiting, without lingering', async () => {
+    const persist = jest.fn(async (_items: number[]) => {});
+    const b = batcher(persist, { maxBatch: 3, lingerMs: 60_000, maxInFlight: 2 });
+    const added = [1, 2, 3].map((n) => b.add(n));
+    expect(persist).toHaveBeenCalledWith([1, 2, 3]);
+    await Promise.all(added);
+  });
+
+  it('sends everything that arrived during a flight together as soon as the flight lands', async () => {
+    const { calls, persist } = heldPersist();
+    const b = batcher(persist);
+    const first = b.add(0);
+    await waitFor(() => calls.length === 1);
+    const rest = [1, 2, 3, 4, 5].map((n) => b.add(n));
+    await sleep(20);
+    expect(calls).toHaveLength(1);
+    expect(b.pendingCount).toBe(5);
+    calls[0]!.done.resolve();
+    await first;
+    await waitFor(() => calls.length === 2);
+    expect(calls[1]!.items).toEqual([1, 2, 3, 4, 5]);
+    calls[1]!.done.resolve();
+    await Promise.all(rest);
+  });
+
+  it('resolves an item only after the persist call holding it resolved', async () => {
+    const { calls, persist } = heldPersist();
+    const b = batcher(persist);
+    let settled = false;
+    const added = b.add(7).then(() => (settled = true));
+    await waitFor(() => calls.length === 1);
+    await sleep(20);
+    expect(settled).toBe(false);
+    calls[0]!.done.resolve();
+    await added;
+    expect(settled).toBe(true);
+  });
+
+  it("fails every item of a rejected batch, and only that batch's items", async () => {
+    const { calls, persist } = heldPersist();
+    const b = batcher(persist);
+    const firstBatch = [b.add(1), b.add(2)].map((p) =>
+      p.then(
+        () => 'ok',
+        (e: Error) => e.message,
+      ),
+    );
+    await waitFor(() => calls.length === 1);
+    const secondBatch = b.add(3);
+    calls[0]!.done.reject(new Error('database down'));
+    expect(await Promise.all(firstBatch)).toEqual(['database down', 'database down']);
+    await waitFor(() => calls.length === 2);
+    calls[1]!.done.resolve();
+    await expect(secondBatch).resolves.toBeUndefined();
+  });
+
+  it('turns a synchronous throw of persist into a failed batch', async () => {
+    const b = batcher(() => {
+      throw new Error('boom');
+    });
+    await expect(b.add(1)).rejects.toThrow('boom');
+  });
+
+  it('fails a batch whose persist call outlives the timeout', async () => {
+    const { persist } = heldPersist();
+    const b = batcher(persist, { timeoutMs: 30 });
+    await expect(b.add(1)).rejects.toThrow('timed out');
+  });
+
+  it('drains what is waiting on close and refuses new items', async () => {
+    const persist = jest.fn(async (_items: number[]) => {});
+    const b = batcher(persist, { lingerMs: 60_000 });
+    const added = b.add(1);
+    await b.drain();
+    await added;
+    expect(persist).toHaveBeenCalledWith([1]);
+    await expect(b.add(2)).rejects.toThrow('closed');
+  });
+
+  it('fails waiting and in-flight items on abort and ignores the late answer', async () => {
+    const { calls, persist } = heldPersist();
+    const b = batcher(persist);
+    const inFlight = b.add(1);
+    await waitFor(() => calls.length === 1);
+    const waiting = b.add(2);
+    b.abort(new Error('shutting down'));
+    await expect(inFlight).rejects.toThrow('shutting down');
+    await expect(waiting).rejects.toThrow('shutting down');
+    calls[0]!.done.resolve();
+    expect(b.inFlightCount).toBe(0);
+  });
+});

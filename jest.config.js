@@ -1,0 +1,59 @@
+/** One Jest for the whole workspace, in native ESM mode (NestJS 12 is ESM-only; see TOOLCHAIN.md). */
+const tsTransform = {
+  '^.+\\.tsx?$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.jest.json' }],
+};
+const common = {
+  rootDir: '.',
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
+  transform: tsTransform,
+  testEnvironment: 'node',
+  moduleNameMapper: {
+    '^@wv/contracts$': '<rootDir>/libs/contracts/src/index.ts',
+    '^@wv/broker$': '<rootDir>/broker/src/index.ts',
+    '^@wv/simulator$': '<rootDir>/apps/simulator/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+};
+
+export default {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testTimeout: 30_000,
+      testMatch: [
+        '<rootDir>/libs/*/src/**/*.spec.ts',
+        '<rootDir>/broker/{src,test}/**/*.spec.ts',
+        '<rootDir>/apps/{api,simulator}/src/**/*.spec.ts',
+      ],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testTimeout: 30_000,
+      testMatch: [
+        '<rootDir>/apps/api/test/integration/**/*.integration-spec.ts',
+        '<rootDir>/apps/simulator/test/**/*.integration-spec.ts',
+      ],
+      globalSetup: '<rootDir>/apps/api/test/support/global-setup.mjs',
+      globalTeardown: '<rootDir>/apps/api/test/support/global-teardown.mjs',
+    },
+    {
+      // The fault suite (apps/api/test/soak): its own PostgreSQL cluster, Redis and proxies, so it
+      // needs no global setup. `npm run soak` runs it long; `npm test` runs a short seeded version.
+      ...common,
+      displayName: 'soak',
+      testTimeout: 300_000,
+      testMatch: ['<rootDir>/apps/api/test/soak/**/*.soak-spec.ts'],
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testTimeout: 60_000,
+      testMatch: ['<rootDir>/apps/web/e2e/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/apps/api/test/support/global-setup.mjs',
+      globalTeardown: '<rootDir>/apps/api/test/support/global-teardown.mjs',
+    },
+  ],
+};

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { isoDateSchema, uuidSchema } from '../common/common.schema.js';
+
+export const AUDIT_ENTITIES = ['user', 'device', 'tariffs', 'wifi', 'card', 'float_request', 'float'] as const;
+
+export const auditQuerySchema = z
+  .object({
+    actorId: uuidSchema.optional(),
+    entity: z.enum(AUDIT_ENTITIES).optional(),
+    from: z.union([isoDateSchema, z.iso.datetime({ offset: true })]).optional(),
+    to: z.union([isoDateSchema, z.iso.datetime({ offset: true })]).optional(),
+    page: z.coerce.number().int().min(1).default(1),
+    limit: z.coerce.number().int().min(1).max(500).default(50),
+  })
+  .strict();
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+export const auditRowSchema = z.object({
+  id: z.string(),
+  actorId: z.string().nullable(),
+  action: z.string(),
+  entity: z.enum(AUDIT_ENTITIES),
+  entityId: z.string(),
+  before: z.unknown().nullable(),
+  after: z.unknown().nullable(),
+  at: z.string(),
+});
+export type AuditRow = z.infer<typeof auditRowSchema>;

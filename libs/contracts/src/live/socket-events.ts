@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { WATER_TYPES } from '../sale/sale.schema.js';
+
+/** Socket.IO events (CONTRACT section 5). Clients connect to the default namespace with `auth: {token}`. */
+export const SOCKET_EVENTS = {
+  sale: 'sale',
+  summary: 'summary',
+  machineStatus: 'machine.status',
+  configApplied: 'config.applied',
+  floatRequested: 'float.requested',
+  floatUpdated: 'float.updated',
+} as const;
+
+export const saleEventSchema = z.object({
+  /** The stored sale's id: the activity feed merges live sales with /user/machines/recent-sales by it. */
+  id: z.string().optional(),
+  machineId: z.string(),
+  kind: z.enum(['coin', 'card']),
+  price: z.number(),
+  volume: z.number(),
+  waterType: z.enum(WATER_TYPES),
+  cardId: z.string().optional(),
+  time: z.string(),
+});
+export type SaleEvent = z.infer<typeof saleEventSchema>;
+
+const figures = z.object({ dailyPriceCollected: z.number(), volumeSold: z.number() });
+export const summaryEventSchema = z.object({
+  machineId: z.string(),
+  date: z.string(),
+  coinBased: figures,
+  cardBased: figures,
+});
+export type SummaryEvent = z.infer<typeof summaryEventSchema>;
+
+export const machineStatusEventSchema = z.object({ machineId: z.string(), online: z.boolean(), lastSeen: z.string() });
+export type MachineStatusEvent = z.infer<typeof machineStatusEventSchema>;
+
+export const configAppliedEventSchema = z.object({ machineId: z.string(), version: z.number().int() });
+export type ConfigAppliedEvent = z.infer<typeof configAppliedEventSchema>;
+
+export const floatRequestedEventSchema = z.object({
+  requestId: z.string(),
+  attendantId: z.string(),
+  attendantName: z.string(),
+  requestedAmount: z.number(),
+  requestedAt: z.string(),
+});
+export type FloatRequestedEvent = z.infer<typeof floatRequestedEventSchema>;
+
+export const floatUpdatedEventSchema = z.object({
+  requestId: z.string(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  approvedAmount: z.number().nullable(),
+  approvedAt: z.string().nullable(),
+});
+export type FloatUpdatedEvent = z.infer<typeof floatUpdatedEventSchema>;
+
+export interface ServerToClientEvents {
+  sale: (e: SaleEvent) => void;
+  summary: (e: SummaryEvent) => void;
+  'machine.status': (e: MachineStatusEvent) => void;
+  'config.applied': (e: ConfigAppliedEvent) => void;
+  'float.requested': (e: FloatRequestedEvent) => void;
+  'float.updated': (e: FloatUpdatedEvent) => void;
+}
+
+/** Rooms: one per machine, one per user (float events), and `admin` for everything. */
+export const machineRoom = (espId: string) => `machine:${espId}`;
+export const userRoom = (userId: string) => `user:${userId}`;
+export const ADMIN_ROOM = 'admin';
