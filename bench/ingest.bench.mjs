@@ -1,6 +1,10 @@
 // npm run bench -- ingest
-// Simulated machines publish QoS 1 sales as fast as the broker acknowledges them (a window of
-// in-flight publishes per machine). Reports sales/s committed end to end (publish → rows and
+// Simulated machines publish QoS 1 sales. Two modes:
+//  - BENCH_RATE=N (open loop, the default at 10,000/s): the fleet publishes N sales per second on a
+//    fixed schedule whatever the broker does, and PUBACK latency counts from the scheduled send time,
+//    so a server that falls behind shows its queueing in the latency instead of slowing the load;
+//  - BENCH_RATE=0 (closed loop): as fast as the broker acknowledges, BENCH_WINDOW in flight per machine.
+// Reports sales/s committed end to end (publish → rows and
 // rollups in PostgreSQL), PUBACK latency p50/p99, and, in the same run, a plain 1000-row
 // INSERT … ON CONFLICT DO NOTHING of the same rows into the same table shape, with the ratio.
 import mqtt from 'mqtt';
@@ -21,6 +25,7 @@ import {
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const MACHINES = Number(process.env.BENCH_MACHINES ?? 200);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 16);
+const RATE = Number(process.env.BENCH_RATE ?? 10_000);
 const SPLIT = process.env.BENCH_SPLIT !== 'false';
 const DB = 'wv_bench_ingest';
 
@@ -105,10 +110,41 @@ async function publisher(client, espId) {
   await Promise.all(Array.from({ length: WINDOW }, loop));
 }
 
+/** Open loop: sale k of the run is due at started + k / RATE seconds, on machine k mod MACHINES. */
+async function scheduled() {
+  const inFlight = new Set();
+  let k = 0;
+  while (running) {
+    const due = Math.floor(((performance.now() - started) / 1000) * RATE);
+    for (; k < due; k++) {
+      const i = k % MACHINES;
+      const dueAt = started + (k / RATE) * 1000;
+      const sale = {
+        eventId: randomUUID(),
+        kind: k % 3 ? 'coin' : 'card',
+        price: 40 * [1, 5, 10, 20][k % 4],
+        volume: [1, 5, 10, 20][k % 4],
+        waterType: kinds[k % 3],
+        ...(k % 3 ? {} : { cardId: `CARD-${k % 50}` }),
+      };
+      const p = clients[i]
+        .publishAsync(`wv/v1/machines/${machines[i].espId}/sales`, JSON.stringify(sale), { qos: 1 })
+        .then(() => {
+          latencies.push(performance.now() - dueAt);
+          pubacked++;
+          inFlight.delete(p);
+        });
+      inFlight.add(p);
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  await Promise.all(inFlight);
+}
+
 const db = new pg.Client({ connectionString: dbUrl(DB) });
 await db.connect();
 const started = performance.now();
-const work = clients.map((c, i) => publisher(c, machines[i].espId));
+const work = RATE > 0 ? [scheduled()] : clients.map((c, i) => publisher(c, machines[i].espId));
 const ticker = setInterval(
   () => process.stdout.write(`\r  ${((performance.now() - started) / 1000).toFixed(0)} s: ${pubacked} PUBACKed`),
   5000,
@@ -180,5 +216,5 @@ report({
     'ratio pipeline / baseline': Number((pipelineRate / baselineRate).toFixed(2)),
     'rollup count equals rows': rollupCount === committed,
   },
-  notes: `${MACHINES} machines, ${WINDOW} publishes in flight each, ${SPLIT ? 'api+broker and worker as two processes' : 'one process'}, on this machine with PostgreSQL and Redis.`,
+  notes: `${MACHINES} machines, ${RATE > 0 ? `${RATE} sales/s offered on a fixed schedule (open loop; latency from the scheduled time)` : `${WINDOW} publishes in flight each (closed loop)`}, ${SPLIT ? 'api+broker and worker as two processes' : 'one process'}, on this machine with PostgreSQL and Redis.`,
 });

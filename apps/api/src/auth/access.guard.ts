@@ -74,8 +74,7 @@ export class AccessGuard implements CanActivate {
   private async authenticateUser(token: string) {
     const payload = this.tokens.verify(token);
     const user = await this.users.findActiveForSession(payload.sub);
-    // Tokens issued before the user's last password change or removal are dead (iat is in seconds).
-    if (!user || payload.iat < Math.floor(user.tokensValidAfter.getTime() / 1000)) {
+    if (!user || this.tokens.issuedBefore(payload, user.tokensValidAfter)) {
       throw new AppError(ErrorCode.Unauthorized);
     }
     return { userId: user.id, role: user.role };

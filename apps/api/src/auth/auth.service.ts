@@ -25,17 +25,17 @@ export class AuthService {
   ) {}
 
   /**
-   * Changes the caller's password and ends every other session: tokens issued before the next whole
-   * second are refused (JWT `iat` has one-second resolution), and the answer carries a token issued
-   * at that second, so the caller stays signed in.
+   * Changes the caller's password and ends every other session: tokens issued before this
+   * millisecond are refused, and the answer carries a token issued at it, so the caller stays signed in.
    */
   async changePassword(actor: Actor, input: ChangePasswordRequest): Promise<{ message: string; token: string }> {
     const user = await this.users.findById(actor.userId);
     if (!user || user.deletedAt) throw new AppError(ErrorCode.Unauthorized);
     if (!(await verifyPassword(user.passwordHash, input.currentPassword)))
       throw new AppError(ErrorCode.WrongCurrentPassword);
-    const validFrom = Math.ceil((Date.now() + 1) / 1000);
-    await this.users.setPassword(user.id, await hashPassword(input.newPassword), new Date(validFrom * 1000));
+    const passwordHash = await hashPassword(input.newPassword);
+    const validFrom = Date.now();
+    await this.users.setPassword(user.id, passwordHash, new Date(validFrom));
     this.logger.log(`User ${user.id} changed their password; other sessions ended`);
     return { message: 'Password changed successfully', token: this.tokens.issue(user.id, user.role, validFrom) };
   }

@@ -13,10 +13,15 @@ export class TokenService {
     this.jwt = new JwtService({ secret: config.jwt.secret, signOptions: { algorithm: 'HS256' } });
   }
 
-  /** `issuedAt` (seconds) lets a password change issue the one token that survives it. */
-  issue(userId: string, role: Role, issuedAt?: number): string {
-    const payload = issuedAt === undefined ? { sub: userId, role } : { sub: userId, role, iat: issuedAt };
+  /** `issuedAtMs` lets a password change issue the one token that survives it. */
+  issue(userId: string, role: Role, issuedAtMs = Date.now()): string {
+    const payload = { sub: userId, role, iat: Math.floor(issuedAtMs / 1000), iatMs: issuedAtMs };
     return this.jwt.sign(payload, { expiresIn: TOKEN_TTL_SECONDS });
+  }
+
+  /** A token issued before the user's last password change or removal is dead. */
+  issuedBefore(payload: TokenPayload, validAfter: Date): boolean {
+    return (payload.iatMs ?? payload.iat * 1000) < validAfter.getTime();
   }
 
   verify(token: string): TokenPayload {

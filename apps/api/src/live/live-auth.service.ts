@@ -30,7 +30,7 @@ export class LiveAuthService {
     if (typeof token !== 'string' || token === '') throw new AppError(ErrorCode.Unauthorized);
     const payload = this.tokens.verify(token);
     const user = await this.users.findActiveForSession(payload.sub);
-    if (!user || payload.iat < Math.floor(user.tokensValidAfter.getTime() / 1000)) {
+    if (!user || this.tokens.issuedBefore(payload, user.tokensValidAfter)) {
       throw new AppError(ErrorCode.Unauthorized);
     }
     const actor: Actor = { userId: user.id, role: user.role };

@@ -24,6 +24,9 @@ export const tokenPayloadSchema = z.object({
   role: roleSchema,
   iat: z.number(),
   exp: z.number(),
+  /** Issue time in milliseconds: `iat` has one-second resolution, too coarse to tell a token issued
+   *  just before a password change from one issued just after it. */
+  iatMs: z.number().optional(),
 });
 export type TokenPayload = z.infer<typeof tokenPayloadSchema>;
 
