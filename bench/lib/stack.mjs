@@ -43,7 +43,9 @@ export async function deleteRedisPrefix(prefix) {
 /** Spawns `node apps/api/dist/main.js` with env; resolves once it says it is ready. */
 export function startProcess(env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], {
+    // BENCH_NODE_ARGS: extra node flags for the program, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, MAIN], {
       env: { ...process.env, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

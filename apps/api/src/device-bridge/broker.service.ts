@@ -22,6 +22,7 @@ import type { MqttHealth } from '../health/health.service.js';
 import { MachineConfigService } from '../machine-config/machine-config.service.js';
 import { SaleIngestQueue } from '../sale/sale-ingest.queue.js';
 import { payloadToText } from '../sale/sale-ingest.types.js';
+import { AckCoalescer } from './ack-coalescer.js';
 import { DeviceOutbox, outboxChannel, type OutboundMessage } from './device-outbox.js';
 import { MachineStatusService } from './machine-status.service.js';
 
@@ -40,6 +41,7 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
   private readonly processId = `${process.pid}-${Date.now().toString(36)}`;
   /** Open connections per machine on this broker (a takeover briefly has two). */
   private readonly connections = new Map<string, number>();
+  private readonly acks = new AckCoalescer((topic, payload) => this.forward({ topic, payload, qos: 1, retain: false }));
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -171,13 +173,17 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     await this.subscriber.subscribe(outboxChannel(this.config));
     this.subscriber.on('message', (_channel: string, raw: string) => {
       for (const message of JSON.parse(raw) as OutboundMessage[]) {
-        this.broker
-          ?.publish(message.topic, message.payload, { qos: message.qos, retain: message.retain })
-          .catch((error: Error) => {
-            this.logger.warn(`Could not publish to ${message.topic}: ${error.message}`);
-          });
+        const ack = message.qos === 1 && !message.retain && message.topic.endsWith('/sales/ack');
+        if (ack) this.acks.add(message.topic, (JSON.parse(message.payload) as { eventIds: string[] }).eventIds);
+        else this.forward(message);
       }
     });
+  }
+
+  private forward(message: OutboundMessage): void {
+    this.broker
+      ?.publish(message.topic, message.payload, { qos: message.qos, retain: message.retain })
+      .catch((error: Error) => this.logger.warn(`Could not publish to ${message.topic}: ${error.message}`));
   }
 
   /** Every broker process reports its connections and refusals to Redis for /api/metrics. */
@@ -202,6 +208,7 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     clearInterval(this.statsTimer);
     await this.redis.hdel(SHARED_COUNTERS.brokerConnected, this.processId).catch(() => undefined);
     // First the broker (in-flight sales still reach Redis), then Redis and the database close.
+    this.acks.flush();
     await this.broker?.close();
     await this.subscriber?.quit().catch(() => undefined);
   }

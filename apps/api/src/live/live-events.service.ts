@@ -23,13 +23,15 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
   ) {}
 
   onApplicationBootstrap(): void {
-    this.summaries.onFlush((summary) => this.live.emit(machineRooms(summary.machineId), 'summary', summary));
+    this.summaries.onFlush((summaries) =>
+      this.live.emitMany(summaries.map((s) => ({ rooms: machineRooms(s.machineId), event: 'summary', payload: s }))),
+    );
     this.unsubscribe.push(
       this.events.on('sales.committed', ({ sales }) => {
-        for (const sale of sales) {
-          this.live.emit(machineRooms(sale.espId), 'sale', toSaleEvent(sale));
-          this.summaries.mark(sale.espId, sale.localDate);
-        }
+        this.live.emitMany(
+          sales.map((sale) => ({ rooms: machineRooms(sale.espId), event: 'sale', payload: toSaleEvent(sale) })),
+        );
+        for (const sale of sales) this.summaries.mark(sale.espId, sale.localDate);
       }),
       this.events.on('machine.status', ({ espId, online, lastSeen }) =>
         this.live.emit(machineRooms(espId), 'machine.status', { machineId: espId, online, lastSeen }),

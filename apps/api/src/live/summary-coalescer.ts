@@ -17,11 +17,12 @@ export class SummaryCoalescer implements OnModuleDestroy {
   private dirty = new Map<string, { espId: string; day: string }>();
   private timer?: NodeJS.Timeout;
   private flushing = false;
-  private send: (summary: SummaryEvent) => void = () => undefined;
+  private send: (summaries: SummaryEvent[]) => void = () => undefined;
 
   constructor(private readonly repository: LiveRepository) {}
 
-  onFlush(send: (summary: SummaryEvent) => void): void {
+  /** Receives each flush's events together, so that they travel as one broadcast. */
+  onFlush(send: (summaries: SummaryEvent[]) => void): void {
     this.send = send;
   }
 
@@ -48,14 +49,15 @@ export class SummaryCoalescer implements OnModuleDestroy {
     this.dirty = new Map();
     this.flushing = true;
     try {
-      for (const r of await this.repository.dailyFigures(pairs)) {
-        this.send({
+      const figures = await this.repository.dailyFigures(pairs);
+      this.send(
+        figures.map((r) => ({
           machineId: r.espId,
           date: r.day,
           coinBased: { dailyPriceCollected: Number(r.coinPrice), volumeSold: Number(r.coinVolume) },
           cardBased: { dailyPriceCollected: Number(r.cardPrice), volumeSold: Number(r.cardVolume) },
-        });
-      }
+        })),
+      );
     } catch (error) {
       // Not retried: the machine's next sale sends fresh figures, and dashboards also fetch them.
       this.logger.warn(`Could not read summaries: ${(error as Error).message}`);

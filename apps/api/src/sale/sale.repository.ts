@@ -12,6 +12,8 @@ export interface SaleRow {
   soldAt: Date;
   receivedAt: Date;
   source: 'mqtt' | 'rest';
+  /** `unknown_card` is known before the insert; `overdrawn` only after the debits (setFlags). */
+  flag?: 'unknown_card' | null;
 }
 
 export interface InsertedSale {
@@ -53,13 +55,13 @@ export class SaleRepository {
       `
       WITH input AS (
         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::numeric[], $6::text[], $7::text[],
-                             $8::timestamptz[], $9::timestamptz[], $10::text[])
-          AS t(esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, received_at, source)
+                             $8::timestamptz[], $9::timestamptz[], $10::text[], $12::text[])
+          AS t(esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, received_at, source, flag)
       ),
       inserted AS (
-        INSERT INTO sales (esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date, received_at, source)
+        INSERT INTO sales (esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date, received_at, source, flag)
         SELECT esp_id, event_id, kind, price, volume, water_type, card_id, sold_at,
-               (sold_at AT TIME ZONE $11)::date, received_at, source
+               (sold_at AT TIME ZONE $11)::date, received_at, source, flag
         FROM input ORDER BY esp_id, event_id
         ON CONFLICT (esp_id, event_id) DO NOTHING
         RETURNING id, esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date
@@ -97,6 +99,7 @@ export class SaleRepository {
         col('receivedAt'),
         col('source'),
         timezone,
+        rows.map((r) => r.flag ?? null),
       ],
     );
   }
