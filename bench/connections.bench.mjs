@@ -12,16 +12,7 @@ import net from 'node:net';
 import pg from 'pg';
 import { percentile, report } from './lib/report.mjs';
 import { insertLoadDevices, loadEspId } from './lib/load-fleet.mjs';
-import {
-  dbUrl,
-  deleteRedisPrefix,
-  dropDatabase,
-  newPrefix,
-  recreateDatabase,
-  REDIS_URL,
-  startProcess,
-  stopProcess,
-} from './lib/stack.mjs';
+import { benchDeployment, startProcess } from './lib/stack.mjs';
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 const REQUESTED = Number(process.env.BENCH_MACHINES ?? 20_000);
@@ -29,7 +20,6 @@ const CLIENT_PROCS = Number(process.env.BENCH_CLIENT_PROCS ?? 4);
 const CONNECT_RATE = Number(process.env.BENCH_CONNECT_RATE ?? 1000);
 const STORM_RATE = Number(process.env.BENCH_STORM_RATE ?? 500);
 const NOFILE = 200_000;
-const DB = 'wv_bench_connections';
 const SECRET = 'connections-bench-keys';
 const ADDRESSES = Array.from({ length: 40 }, (_, i) => `127.0.1.${i + 1}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -56,22 +46,15 @@ const freePort = () =>
   });
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
-const prefix = newPrefix('connections');
-await recreateDatabase(DB);
-const env = {
-  DATABASE_URL: dbUrl(DB),
-  REDIS_URL,
-  REDIS_PREFIX: prefix,
+// Fixed ports: the broker restarts on the same ones in storm 2.
+const deployment = await benchDeployment('connections', {
   PORT: String(await freePort()),
   MQTT_PORT: String(await freePort()),
-  JWT_SECRET: 'bench-secret-0123456789',
-  ADMIN_EMAIL: 'admin@bench.local',
-  ADMIN_PASSWORD: 'bench-pass-1234',
-  LOG_LEVEL: 'warn',
-};
+});
+const { env } = deployment;
 let front = await startProcess({ ...env, APP_ROLES: 'api,broker' });
 const worker = await startProcess({ ...env, APP_ROLES: 'worker' });
-const db = new pg.Client({ connectionString: dbUrl(DB) });
+const db = new pg.Client({ connectionString: deployment.databaseUrl });
 await db.connect();
 await insertLoadDevices(db, SECRET, MACHINES);
 
@@ -150,9 +133,7 @@ const crash = await storm('restart');
 
 clients.forEach((c) => c.send({ cmd: 'exit' }));
 await db.end();
-await Promise.all([stopProcess(front), stopProcess(worker)]);
-await dropDatabase(DB);
-await deleteRedisPrefix(prefix);
+await deployment.teardown([front, worker]);
 
 const ms = (values, p) => Math.round(percentile(values, p));
 const stormFigures = (name, s) => ({

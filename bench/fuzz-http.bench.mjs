@@ -10,46 +10,24 @@ import { report } from './lib/report.mjs';
 import { createRandom, freshSeed } from './lib/prng.mjs';
 import { seedFuzzWorld } from './lib/http-fuzz-seed.mjs';
 import { checksumTiming, runHttpFuzz } from './lib/http-fuzz.mjs';
-import {
-  dbUrl,
-  deleteRedisPrefix,
-  dropDatabase,
-  newPrefix,
-  recreateDatabase,
-  REDIS_URL,
-  startProcess,
-  stopProcess,
-} from './lib/stack.mjs';
+import { benchDeployment, BENCH_LOGIN, REDIS_URL, startProcess } from './lib/stack.mjs';
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 const COUNT = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 const SEED = Number(process.env.FUZZ_SEED ?? freshSeed());
-const DB = 'wv_bench_fuzz_http';
 const RATE = '10000000';
 
 console.log(`fuzz-http: seed ${SEED}, ${COUNT} requests`);
-const prefix = newPrefix('fuzzhttp');
-await recreateDatabase(DB);
-const env = {
-  DATABASE_URL: dbUrl(DB),
-  REDIS_URL,
-  REDIS_PREFIX: prefix,
-  PORT: '0',
-  MQTT_PORT: '0',
-  JWT_SECRET: 'bench-secret-0123456789',
-  ADMIN_EMAIL: 'admin@bench.local',
-  ADMIN_PASSWORD: 'bench-pass-1234',
-  LOG_LEVEL: 'warn',
-  // Every request comes from 127.0.0.1: the per-address limit would answer 429 to most of them.
-  HTTP_RATE_LIMIT: RATE,
-};
+// Every request comes from 127.0.0.1: the per-address limit would answer 429 to most of them.
+const deployment = await benchDeployment('fuzz_http', { HTTP_RATE_LIMIT: RATE });
+const { env, prefix } = deployment;
 const proc = await startProcess(env);
 const baseUrl = `http://127.0.0.1:${proc.httpPort}`;
 const doc = await (await fetch(`${baseUrl}/api/docs/openapi.json`)).json();
 const rng = createRandom(SEED);
 const world = await seedFuzzWorld({
   api: `${baseUrl}/api`,
-  admin: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD },
+  admin: BENCH_LOGIN,
   secret: env.JWT_SECRET,
   rng: rng.fork(),
 });
@@ -58,7 +36,7 @@ const clearLoginLocks = async () => {
   const keys = await redis.keys(`${prefix}:login-fail:*`);
   if (keys.length) await redis.del(...keys);
 };
-const db = new pg.Client({ connectionString: dbUrl(DB) });
+const db = new pg.Client({ connectionString: deployment.databaseUrl });
 await db.connect();
 const started = Date.now();
 const { stats, perOp, findings } = await runHttpFuzz({
@@ -84,9 +62,7 @@ const health = alive
   : 0;
 await db.end();
 await redis.quit();
-await stopProcess(proc);
-await dropDatabase(DB);
-await deleteRedisPrefix(prefix);
+await deployment.teardown([proc]);
 
 if (findings.length) {
   const file = `bench/results/fuzz-http-findings-${SEED}.json`;

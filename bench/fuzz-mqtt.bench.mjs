@@ -8,63 +8,29 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { report } from './lib/report.mjs';
 import { freshSeed, createRandom } from './lib/prng.mjs';
-import {
-  fuzzMacs,
-  missingSales,
-  provisionMachines,
-  replayInputs,
-  runMqttFuzz,
-  startHonestFleet,
-} from './lib/mqtt-fuzz.mjs';
-import {
-  dbUrl,
-  deleteRedisPrefix,
-  dropDatabase,
-  newPrefix,
-  recreateDatabase,
-  REDIS_URL,
-  startProcess,
-  stopProcess,
-} from './lib/stack.mjs';
+import { fuzzMacs, missingSales, replayInputs, runMqttFuzz, startHonestFleet } from './lib/mqtt-fuzz.mjs';
+import { adminToken, benchDeployment, provisionMachines, startProcess } from './lib/stack.mjs';
 
 const MINUTES = Number(process.env.FUZZ_MINUTES ?? 2);
 const SEED = Number(process.env.FUZZ_SEED ?? freshSeed());
 const HONEST = Number(process.env.FUZZ_HONEST_MACHINES ?? 10);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 16);
 const REPLAY = process.env.FUZZ_REPLAY;
-const DB = 'wv_bench_fuzz_mqtt';
 const CONNECT_RATE = '1000000';
 
 // Interrupted: exit through process.exit so that stack.mjs kills the program it started.
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 console.log(`fuzz-mqtt: seed ${SEED}, ${REPLAY ? `replaying ${REPLAY}` : `${MINUTES} min`}`);
-const prefix = newPrefix('fuzzmqtt');
-await recreateDatabase(DB);
-const env = {
-  DATABASE_URL: dbUrl(DB),
-  REDIS_URL,
-  REDIS_PREFIX: prefix,
-  PORT: '0',
-  MQTT_PORT: '0',
-  JWT_SECRET: 'bench-secret-0123456789',
-  ADMIN_EMAIL: 'admin@bench.local',
-  ADMIN_PASSWORD: 'bench-pass-1234',
-  // warn, not error: start-up lines (the ports) are not printed at error. Every refusal is a warn line.
-  LOG_LEVEL: 'warn',
+const deployment = await benchDeployment('fuzz_mqtt', {
   // The fuzzer opens hundreds of connections per second from a few loopback addresses.
   MQTT_CONNECT_RATE: CONNECT_RATE,
   HTTP_RATE_LIMIT: '100000',
-};
+});
+const { env } = deployment;
 const proc = await startProcess(env);
-const api = `http://127.0.0.1:${proc.httpPort}/api`;
-const login = async () => {
-  const res = await fetch(`${api}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ identifier: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }),
-  });
-  return (await res.json()).token;
-};
+const base = `http://127.0.0.1:${proc.httpPort}`;
+const api = `${base}/api`;
+const login = () => adminToken(base);
 const alive = () => proc.child.exitCode === null && proc.child.signalCode === null;
 let liveFailures = 0;
 const isAlive = async () => {
@@ -77,9 +43,9 @@ const isAlive = async () => {
   return alive() && liveFailures < 3;
 };
 
-const adminToken = await login();
-const honest = await provisionMachines(api, adminToken, HONEST, 'HONEST');
-const fuzz = await provisionMachines(api, adminToken, 8, 'FUZZ');
+const token = await login();
+const honest = await provisionMachines(base, token, HONEST, 'HONEST');
+const fuzz = await provisionMachines(base, token, 8, 'FUZZ');
 const identities = { fuzz, honest, macs: fuzzMacs(createRandom(SEED ^ 0x5eed)) };
 const target = { host: '127.0.0.1', mqttPort: proc.mqttPort, httpPort: proc.httpPort, wsPath: '/mqtt' };
 
@@ -108,7 +74,7 @@ const fuzzSeconds = (Date.now() - started) / 1000;
 console.log('');
 const honestResult = await fleet.stop();
 
-const db = new pg.Client({ connectionString: dbUrl(DB) });
+const db = new pg.Client({ connectionString: deployment.databaseUrl });
 await db.connect();
 const missing = alive() ? await missingSales(db, fleet.pubacked) : ['(process died: not checked)'];
 const health = alive()
@@ -156,9 +122,7 @@ const failedBatches = proc
   .output()
   .split('\n')
   .filter((l) => /Sales batch .* failed/.test(l)).length;
-await stopProcess(proc);
-await dropDatabase(DB);
-await deleteRedisPrefix(prefix);
+await deployment.teardown([proc]);
 
 const s = result.stats;
 report({

@@ -9,43 +9,21 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { report } from './lib/report.mjs';
 import { insertLoadDevices, loadEspId, loadKey } from './lib/load-fleet.mjs';
-import {
-  dbUrl,
-  deleteRedisPrefix,
-  dropDatabase,
-  newPrefix,
-  recreateDatabase,
-  REDIS_URL,
-  startProcess,
-  stopProcess,
-} from './lib/stack.mjs';
+import { adminToken, benchDeployment, startProcess } from './lib/stack.mjs';
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 const RATES = (process.env.BENCH_HTTP_RATES ?? '50,200,500').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 20);
 const MACHINES = Number(process.env.BENCH_HTTP_MACHINES ?? 20);
 const SALES = Number(process.env.BENCH_HTTP_SALES ?? 100_000);
-const DB = 'wv_bench_http';
 const SECRET = 'http-bench-keys';
 const RATE_LIMIT = '100000000';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-const prefix = newPrefix('http');
-await recreateDatabase(DB);
-const env = {
-  DATABASE_URL: dbUrl(DB),
-  REDIS_URL,
-  REDIS_PREFIX: prefix,
-  PORT: '0',
-  MQTT_PORT: '0',
-  JWT_SECRET: 'bench-secret-0123456789',
-  ADMIN_EMAIL: 'admin@bench.local',
-  ADMIN_PASSWORD: 'bench-pass-1234',
-  LOG_LEVEL: 'warn',
-  // autocannon calls from one address: the per-address limit for anonymous calls (sign-in) would
-  // answer 429 past 600 a minute.
-  HTTP_RATE_LIMIT: RATE_LIMIT,
-};
+// autocannon calls from one address: the per-address limit for anonymous calls (sign-in) would
+// answer 429 past 600 a minute.
+const deployment = await benchDeployment('http', { HTTP_RATE_LIMIT: RATE_LIMIT });
+const { env } = deployment;
 const proc = await startProcess(env);
 const api = `http://127.0.0.1:${proc.httpPort}/api`;
 const call = async (method, path, body, headers = {}) => {
@@ -61,11 +39,7 @@ const call = async (method, path, body, headers = {}) => {
 
 // A manager owning the machines: the first through the API (registration needs a device), the
 // others inserted with known keys and given to the manager.
-const { token: adminToken } = await call('POST', '/login', {
-  identifier: env.ADMIN_EMAIL,
-  password: env.ADMIN_PASSWORD,
-});
-const admin = { authorization: `Bearer ${adminToken}` };
+const admin = { authorization: `Bearer ${await adminToken(`http://127.0.0.1:${proc.httpPort}`)}` };
 const mac = '02:00:00:00:00:01';
 await call('POST', '/devices/announce', { macAddress: mac });
 await call('POST', '/assign_id', { macAddress: mac, espId: 'HTTP-FIRST' }, admin);
@@ -80,7 +54,7 @@ const manager = {
   location: 'Dar es Salaam',
 };
 await call('POST', '/admin/register-user', { ...manager, esp32Id: 'HTTP-FIRST', machine_location: 'Kariakoo' }, admin);
-const db = new pg.Client({ connectionString: dbUrl(DB) });
+const db = new pg.Client({ connectionString: deployment.databaseUrl });
 await db.connect();
 await insertLoadDevices(db, SECRET, MACHINES, manager.userId);
 
@@ -174,9 +148,7 @@ for (const target of targets) {
     await sleep(2000);
   }
 }
-await stopProcess(proc);
-await dropDatabase(DB);
-await deleteRedisPrefix(prefix);
+await deployment.teardown([proc]);
 
 report({
   name: 'http',

@@ -11,16 +11,7 @@ import mqtt from 'mqtt';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import { percentile, report } from './lib/report.mjs';
-import {
-  dbUrl,
-  deleteRedisPrefix,
-  dropDatabase,
-  newPrefix,
-  recreateDatabase,
-  REDIS_URL,
-  startProcess,
-  stopProcess,
-} from './lib/stack.mjs';
+import { adminToken, benchDeployment, provisionMachines, startProcess } from './lib/stack.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const MACHINES = Number(process.env.BENCH_MACHINES ?? 200);
@@ -30,49 +21,17 @@ const RATE = Number(process.env.BENCH_RATE ?? 10_000);
 // but not timed; the figures are over the BENCH_SECONDS after it.
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const SPLIT = process.env.BENCH_SPLIT !== 'false';
-const DB = 'wv_bench_ingest';
 
-const prefix = newPrefix('ingest');
-await recreateDatabase(DB);
-const env = {
-  DATABASE_URL: dbUrl(DB),
-  REDIS_URL,
-  REDIS_PREFIX: prefix,
-  PORT: '0',
-  MQTT_PORT: '0',
-  JWT_SECRET: 'bench-secret-0123456789',
-  ADMIN_EMAIL: 'admin@bench.local',
-  ADMIN_PASSWORD: 'bench-pass-1234',
-  LOG_LEVEL: 'warn',
-  // Every simulated machine connects from 127.0.0.1: lift the per-address limits meant for the field.
-  MQTT_CONNECT_RATE: '100000',
-  HTTP_RATE_LIMIT: '100000',
-};
+// Every simulated machine connects from 127.0.0.1: lift the per-address limits meant for the field.
+const deployment = await benchDeployment('ingest', { MQTT_CONNECT_RATE: '100000', HTTP_RATE_LIMIT: '100000' });
+const { env } = deployment;
 // Two processes by default (APP_ROLES): the broker and API on one core, the workers on the other.
 const procs = SPLIT
   ? [await startProcess({ ...env, APP_ROLES: 'api,broker' }), await startProcess({ ...env, APP_ROLES: 'worker' })]
   : [await startProcess(env)];
 const front = procs[0];
-const api = `http://127.0.0.1:${front.httpPort}/api`;
-const post = async (path, body, token) => {
-  const res = await fetch(api + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  return text ? JSON.parse(text) : {};
-};
-const { token } = await post('/login', { identifier: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD });
-const machines = [];
-for (let i = 0; i < MACHINES; i++) {
-  const hex = i.toString(16).padStart(4, '0').toUpperCase();
-  const mac = `B0:00:00:00:${hex.slice(0, 2)}:${hex.slice(2)}`;
-  await post('/devices/announce', { macAddress: mac });
-  const espId = `BENCH-${String(i).padStart(4, '0')}`;
-  const { deviceKey } = await post('/assign_id', { macAddress: mac, espId }, token);
-  machines.push({ espId, deviceKey });
-}
+const base = `http://127.0.0.1:${front.httpPort}`;
+const machines = await provisionMachines(base, await adminToken(base), MACHINES, 'BENCH');
 
 const latencies = [];
 let pubacked = 0;
@@ -144,7 +103,7 @@ async function scheduled() {
   await Promise.all(inFlight);
 }
 
-const db = new pg.Client({ connectionString: dbUrl(DB) });
+const db = new pg.Client({ connectionString: deployment.databaseUrl });
 await db.connect();
 const started = performance.now();
 const measureFrom = started + WARMUP * 1000;
@@ -204,9 +163,7 @@ for (let i = 0; i < rows.length; i += 1000) {
 }
 const baselineRate = rows.length / ((performance.now() - baselineStart) / 1000);
 await db.end();
-await Promise.all(procs.map(stopProcess));
-await dropDatabase(DB);
-await deleteRedisPrefix(prefix);
+await deployment.teardown(procs);
 
 const pipelineRate = (committed - committedAtWarmupEnd) / ((committedAt - measureFrom) / 1000);
 report({

@@ -10,39 +10,18 @@ import mqtt from 'mqtt';
 import { cpus, loadavg } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { io } from 'socket.io-client';
-import { login, summarize } from './lib/measure.mjs';
+import { summarize } from './lib/measure.mjs';
 import { report } from './lib/report.mjs';
-import {
-  dbUrl,
-  deleteRedisPrefix,
-  dropDatabase,
-  newPrefix,
-  recreateDatabase,
-  REDIS_URL,
-  startProcess,
-  stopProcess,
-} from './lib/stack.mjs';
+import { adminToken, benchDeployment, provisionMachines, startProcess } from './lib/stack.mjs';
 
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const MACHINES = Number(process.env.BENCH_MACHINES ?? 100);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const SPLIT = process.env.BENCH_SPLIT !== 'false';
-const DB = 'wv_bench_live';
 
-const prefix = newPrefix('live');
-await recreateDatabase(DB);
-const env = {
-  DATABASE_URL: dbUrl(DB),
-  REDIS_URL,
-  REDIS_PREFIX: prefix,
-  PORT: '0',
-  MQTT_PORT: '0',
-  JWT_SECRET: 'bench-secret-0123456789',
-  ADMIN_EMAIL: 'admin@bench.local',
-  ADMIN_PASSWORD: 'bench-pass-1234',
-  LOG_LEVEL: 'warn',
-};
+const deployment = await benchDeployment('live');
+const { env } = deployment;
 const procs = SPLIT
   ? [await startProcess({ ...env, APP_ROLES: 'api,broker' }), await startProcess({ ...env, APP_ROLES: 'worker' })]
   : [await startProcess(env)];
@@ -51,23 +30,8 @@ const base = `http://127.0.0.1:${front.httpPort}`;
 const clients = [];
 let socket;
 try {
-  const token = await login(base, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
-  const post = async (path, body) => {
-    const res = await fetch(`${base}/api${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify(body),
-    });
-    return res.status === 202 ? {} : res.json();
-  };
-  const machines = [];
-  for (let i = 0; i < MACHINES; i++) {
-    const hex = i.toString(16).padStart(4, '0').toUpperCase();
-    const macAddress = `C0:00:00:00:${hex.slice(0, 2)}:${hex.slice(2)}`;
-    await post('/devices/announce', { macAddress });
-    const espId = `LIVE-${String(i).padStart(4, '0')}`;
-    machines.push({ espId, deviceKey: (await post('/assign_id', { macAddress, espId })).deviceKey });
-  }
+  const token = await adminToken(base);
+  const machines = await provisionMachines(base, token, MACHINES, 'LIVE');
 
   // Publish time by eventId; latencies are taken in this one process, on one clock.
   const published = new Map();
@@ -179,7 +143,5 @@ try {
 } finally {
   socket?.close();
   await Promise.all(clients.map((c) => c.client.endAsync(true)));
-  await Promise.all(procs.map(stopProcess));
-  await dropDatabase(DB);
-  await deleteRedisPrefix(prefix);
+  await deployment.teardown(procs);
 }

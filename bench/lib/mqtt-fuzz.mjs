@@ -277,32 +277,3 @@ export async function missingSales(db, pubacked, timeoutMs = 60_000) {
     await sleep(500);
   }
 }
-
-/** Announces and assigns `count` machines through the API, as an admin does. */
-export async function provisionMachines(apiBase, adminToken, count, prefix) {
-  const out = [];
-  for (let i = 0; i < count; i++) {
-    const mac = Array.from({ length: 6 }, () =>
-      Math.floor(Math.random() * 256)
-        .toString(16)
-        .padStart(2, '0'),
-    )
-      .join(':')
-      .toUpperCase();
-    const announce = await fetch(`${apiBase}/devices/announce`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ macAddress: mac }),
-    });
-    if (announce.status !== 202) throw new Error(`announce: ${announce.status}`);
-    const espId = `${prefix}-${String(i).padStart(3, '0')}`;
-    const res = await fetch(`${apiBase}/assign_id`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
-      body: JSON.stringify({ macAddress: mac, espId }),
-    });
-    if (res.status !== 201) throw new Error(`assign_id: ${res.status} ${await res.text()}`);
-    out.push({ espId, deviceKey: (await res.json()).deviceKey });
-  }
-  return out;
-}

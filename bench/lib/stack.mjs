@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
+import { login } from './measure.mjs';
 
 export const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@localhost:5432/postgres';
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://localhost:6379';
@@ -93,3 +94,67 @@ export function stopProcess(p) {
 }
 
 export const newPrefix = (name) => `wvbench-${name}-${randomBytes(3).toString('hex')}`;
+
+export const BENCH_LOGIN = { email: 'admin@bench.local', password: 'bench-pass-1234' };
+
+/**
+ * A fresh database `wv_bench_<name>` and Redis prefix, and the env every benchmark starts the program
+ * with (LOG_LEVEL=warn still prints the start-up lines the readiness check reads), plus `extra`.
+ * `teardown(procs)` stops the processes and removes the database and the Redis keys.
+ */
+export async function benchDeployment(name, extra = {}) {
+  const database = `wv_bench_${name}`;
+  const prefix = newPrefix(name);
+  await recreateDatabase(database);
+  const env = {
+    DATABASE_URL: dbUrl(database),
+    REDIS_URL,
+    REDIS_PREFIX: prefix,
+    PORT: '0',
+    MQTT_PORT: '0',
+    JWT_SECRET: 'bench-secret-0123456789',
+    ADMIN_EMAIL: BENCH_LOGIN.email,
+    ADMIN_PASSWORD: BENCH_LOGIN.password,
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+  return {
+    env,
+    prefix,
+    databaseUrl: env.DATABASE_URL,
+    async teardown(procs = []) {
+      await Promise.all(procs.map(stopProcess));
+      await dropDatabase(database);
+      await deleteRedisPrefix(prefix);
+    },
+  };
+}
+
+/** Signs the benchmark admin in; `baseUrl` is `http://host:port`. */
+export const adminToken = (baseUrl) => login(baseUrl, BENCH_LOGIN.email, BENCH_LOGIN.password);
+
+/** Provisions `count` machines through the real flow (announce, then `/assign_id`): `{espId, deviceKey}[]`. */
+export async function provisionMachines(baseUrl, token, count, idPrefix) {
+  const api = `${baseUrl}/api`;
+  const machines = [];
+  for (let i = 0; i < count; i++) {
+    const macAddress = Array.from(randomBytes(6), (b) => b.toString(16).padStart(2, '0'))
+      .join(':')
+      .toUpperCase();
+    const announce = await fetch(`${api}/devices/announce`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ macAddress }),
+    });
+    if (announce.status !== 202) throw new Error(`announce: ${announce.status}`);
+    const espId = `${idPrefix}-${String(i).padStart(4, '0')}`;
+    const res = await fetch(`${api}/assign_id`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ macAddress, espId }),
+    });
+    if (res.status !== 201) throw new Error(`assign_id: ${res.status} ${await res.text()}`);
+    machines.push({ espId, deviceKey: (await res.json()).deviceKey });
+  }
+  return machines;
+}
