@@ -40,6 +40,8 @@ import { SaleRestIngestService } from './sale/sale-rest-ingest.service.js';
 import { AttendantService } from './user/attendant.service.js';
 import { UserController } from './user/user.controller.js';
 import { UserService } from './user/user.service.js';
+import { IdempotencyKeyPurger } from './ledger/idempotency-key.purger.js';
+import { IdempotencyRepository } from './ledger/idempotency.repository.js';
 
 const API_CONTROLLERS: Type[] = [
   AuthController,
@@ -79,7 +81,9 @@ export class AppModule implements NestModule, OnApplicationShutdown {
         ...(roles.has('broker')
           ? [BrokerService, { provide: MQTT_HEALTH, useExisting: BrokerService }]
           : [{ provide: MQTT_HEALTH, useValue: noBroker }]),
-        ...(roles.has('worker') ? [SaleIngestService, SaleIngestProcessor] : []),
+        ...(roles.has('worker')
+          ? [SaleIngestService, SaleIngestProcessor, IdempotencyRepository, IdempotencyKeyPurger]
+          : []),
       ],
     };
   }

@@ -33,6 +33,16 @@ export class IdempotencyRepository {
     return rows[0] ?? null;
   }
 
+  /** Deletes up to `limit` keys created before `cutoff`; returns how many went. */
+  async purgeBefore(m: EntityManager, cutoff: Date, limit: number): Promise<number> {
+    const [, count] = (await m.query(
+      `DELETE FROM idempotency_keys WHERE ctid = ANY (ARRAY(
+         SELECT ctid FROM idempotency_keys WHERE created_at < $1 ORDER BY created_at LIMIT $2))`,
+      [cutoff, limit],
+    )) as [unknown, number];
+    return count;
+  }
+
   async saveAnswer(m: EntityManager, callerId: string, key: string, statusCode: number, response: unknown) {
     await m.query(
       `UPDATE idempotency_keys SET status_code = $3, response = $4::jsonb WHERE caller_id = $1 AND key = $2`,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { createAttendant, createManager, provisionDevice } from '../factories/fleet.factory.js';
 import { cardFields, fundAttendant, ledgerViolations, registerCard, sellOnCard } from '../factories/money.factory.js';
+import { IdempotencyKeyPurger, IDEMPOTENCY_KEY_RETENTION_MS } from '../../src/ledger/idempotency-key.purger.js';
 import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js';
 
 type Manager = Awaited<ReturnType<typeof createManager>>;
@@ -41,6 +42,28 @@ describe('money: idempotency, races and the immutable ledger', () => {
   });
 
   describe('Idempotency-Key', () => {
+    it('keeps keys for the retention and purges older ones, which then count as new calls', async () => {
+      const a = await freshAttendant();
+      await fundAttendant(t.http, manager.token, a, 100);
+      const [oldKey, freshKey] = [key(), key()];
+      const body = cardFields({ card_balance: 10 });
+      expect((await t.http.post('/att/add/user/card', body, { token: a.token, headers: oldKey })).status).toBe(201);
+      const other = cardFields({ card_balance: 10 });
+      expect((await t.http.post('/att/add/user/card', other, { token: a.token, headers: freshKey })).status).toBe(201);
+      await t.dataSource.query(`UPDATE idempotency_keys SET created_at = now() - $2::interval WHERE key = $1`, [
+        oldKey['idempotency-key'],
+        `${IDEMPOTENCY_KEY_RETENTION_MS + 60_000} milliseconds`,
+      ]);
+      expect(await t.running.app.get(IdempotencyKeyPurger).purge()).toBe(1);
+      const keys = await t.dataSource.query(`SELECT key FROM idempotency_keys WHERE caller_id = $1`, [a.userId]);
+      expect(keys).toEqual([{ key: freshKey['idempotency-key'] }]);
+      // The fresh key still replays; the purged one is a new call (a duplicate card, 409).
+      const replay = await t.http.post('/att/add/user/card', other, { token: a.token, headers: freshKey });
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect((await t.http.post('/att/add/user/card', body, { token: a.token, headers: oldKey })).status).toBe(409);
+      expect(await floatOf(a)).toBe(80);
+    });
+
     it('replays a card registration: same status and body, the card and the load happen once', async () => {
       const a = await freshAttendant();
       await fundAttendant(t.http, manager.token, a, 100);
