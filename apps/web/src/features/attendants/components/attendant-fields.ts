@@ -1,4 +1,5 @@
 import type { RegisterAttendantRequest } from '@wv/contracts';
+import { accountStepProblem, EMPTY_REGISTRATION_FIELDS } from '@/lib/registration';
 
 type Request = Required<RegisterAttendantRequest>;
 
@@ -14,18 +15,7 @@ export type AttendantAccountFields = Pick<Request, 'esp32Id' | 'machine_location
 };
 export type AttendantFields = AttendantPersonalFields & AttendantAccountFields;
 
-export const EMPTY_ATTENDANT: AttendantFields = {
-  firstName: '',
-  lastName: '',
-  username: '',
-  email: '',
-  phoneNumber: '',
-  location: '',
-  esp32Id: '',
-  machine_location: '',
-  password: '',
-  confirmPassword: '',
-};
+export const EMPTY_ATTENDANT: AttendantFields = EMPTY_REGISTRATION_FIELDS;
 
 /** Seed section 4: Next works only when first name, last name, company name and phone are filled. */
 export function personalProblem(fields: AttendantPersonalFields): string | null {
@@ -34,11 +24,7 @@ export function personalProblem(fields: AttendantPersonalFields): string | null 
 }
 
 /** Seed section 5, attendant step 2: passwords first, then the device. */
-export function accountProblem(fields: AttendantAccountFields): string | null {
-  if (fields.password !== fields.confirmPassword) return 'Passwords do not match';
-  if (!fields.esp32Id) return 'Please select an ESP32 ID';
-  return null;
-}
+export const accountProblem: (fields: AttendantAccountFields) => string | null = accountStepProblem;
 
 export function toRegisterAttendantRequest(userId: string, fields: AttendantFields): RegisterAttendantRequest {
   const { confirmPassword: _confirm, email, ...rest } = fields;
