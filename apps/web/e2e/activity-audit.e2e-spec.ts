@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
-import { launchBrowser, openTab, PHONE, SETUP_TIMEOUT, signIn, TEST_TIMEOUT, type Tab } from './support/browser.js';
+import type { RunningServer } from '../../api/test/support/server-process.js';
+import { openTab, PHONE, SETUP_TIMEOUT, signIn, TEST_TIMEOUT, type Tab } from './support/browser.js';
+import { closeSuite, openSuite } from './support/suite.js';
 import { MqttMachine } from './support/mqtt-machine.js';
 import { coinSale, daysBefore } from './support/sales.js';
 import { eventually, Seeder, type Account, type Machine } from './support/seed.js';
@@ -18,9 +19,7 @@ describe('machine activity, the audit trail, and the new screens on a phone', ()
   const devices: MqttMachine[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    seed = new Seeder(server.baseUrl);
-    adminToken = await seed.login(server.admin.email, server.admin.password);
+    ({ server, browser, seed, adminToken } = await openSuite());
     machine = await seed.createDevice(adminToken);
     manager = await seed.createManager(adminToken, machine.espId);
     managerToken = await seed.login(manager.email, manager.password);
@@ -28,9 +27,7 @@ describe('machine activity, the audit trail, and the new screens on a phone', ()
 
   afterAll(async () => {
     await Promise.all(devices.map((d) => d.close()));
-    await Promise.all(tabs.map(({ context }) => context.close()));
-    await browser?.close();
-    await server?.stop();
+    await closeSuite({ server, browser, tabs });
   }, SETUP_TIMEOUT);
 
   const open = async (

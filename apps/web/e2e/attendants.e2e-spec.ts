@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
-import { launchBrowser, openTab, SETUP_TIMEOUT, signIn, TEST_TIMEOUT, type Tab } from './support/browser.js';
+import type { RunningServer } from '../../api/test/support/server-process.js';
+import { openTab, SETUP_TIMEOUT, signIn, TEST_TIMEOUT, type Tab } from './support/browser.js';
+import { closeSuite, openSuite } from './support/suite.js';
 import { randomPhone, Seeder, type Account } from './support/seed.js';
 
 describe('attendants: Create New Attendant, Remove Attendant and My Account', () => {
@@ -14,17 +15,13 @@ describe('attendants: Create New Attendant, Remove Attendant and My Account', ()
   const tabs: Tab[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    seed = new Seeder(server.baseUrl);
-    adminToken = await seed.login(server.admin.email, server.admin.password);
+    ({ server, browser, seed, adminToken } = await openSuite());
     firstDevice = (await seed.createDevice(adminToken)).espId;
     manager = await seed.createManager(adminToken, firstDevice);
   }, SETUP_TIMEOUT);
 
   afterAll(async () => {
-    await Promise.all(tabs.map(({ context }) => context.close()));
-    await browser?.close();
-    await server?.stop();
+    await closeSuite({ server, browser, tabs });
   }, SETUP_TIMEOUT);
 
   const asManager = async (path: string): Promise<Page> => {

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { SESSION_EXPIRY_MS } from '@wv/contracts';
-import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
+import type { RunningServer } from '../../api/test/support/server-process.js';
 import {
-  launchBrowser,
   openTab,
   pathOf,
   SETUP_TIMEOUT,
@@ -13,7 +12,8 @@ import {
   waitForPath,
   type Tab,
 } from './support/browser.js';
-import { Seeder, type Account } from './support/seed.js';
+import { closeSuite, openSuite } from './support/suite.js';
+import type { Account } from './support/seed.js';
 
 describe('signing in, the route guards and signing out', () => {
   let server: RunningServer;
@@ -30,18 +30,16 @@ describe('signing in, the route guards and signing out', () => {
   };
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    const seed = new Seeder(server.baseUrl);
-    const adminToken = await seed.login(server.admin.email, server.admin.password);
+    const suite = await openSuite();
+    ({ server, browser } = suite);
+    const { seed, adminToken } = suite;
     managerDevice = (await seed.createDevice(adminToken)).espId;
     manager = await seed.createManager(adminToken, managerDevice);
     attendant = await seed.createAttendant(await seed.login(manager.email, manager.password), managerDevice);
   }, SETUP_TIMEOUT);
 
   afterAll(async () => {
-    await Promise.all(tabs.map(({ context }) => context.close()));
-    await browser?.close();
-    await server?.stop();
+    await closeSuite({ server, browser, tabs });
   }, SETUP_TIMEOUT);
 
   it(

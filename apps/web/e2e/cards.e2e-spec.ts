@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page, Request } from 'playwright-core';
-import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
+import type { RunningServer } from '../../api/test/support/server-process.js';
 import {
   colorOf,
   GREEN,
-  launchBrowser,
   openTab,
   PHONE,
   RED,
@@ -15,6 +14,7 @@ import {
   waitForPath,
   type Tab,
 } from './support/browser.js';
+import { closeSuite, openSuite } from './support/suite.js';
 import { cardSale } from './support/sales.js';
 import { eventually, Seeder, type Account, type Machine } from './support/seed.js';
 
@@ -31,18 +31,14 @@ describe('cards: Add Card from float, Card Information Summary and the Registere
   const tabs: Tab[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    seed = new Seeder(server.baseUrl);
-    adminToken = await seed.login(server.admin.email, server.admin.password);
+    ({ server, browser, seed, adminToken } = await openSuite());
     const first = await seed.createDevice(adminToken);
     manager = await seed.createManager(adminToken, first.espId);
     managerToken = await seed.login(manager.email, manager.password);
   }, SETUP_TIMEOUT);
 
   afterAll(async () => {
-    await Promise.all(tabs.map(({ context }) => context.close()));
-    await browser?.close();
-    await server?.stop();
+    await closeSuite({ server, browser, tabs });
   }, SETUP_TIMEOUT);
 
   /** A machine of the manager's with its own attendant holding `float` of approved float. */

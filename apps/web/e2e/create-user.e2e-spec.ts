@@ -1,17 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
-import {
-  colorOf,
-  GREEN,
-  launchBrowser,
-  openTab,
-  RED,
-  SETUP_TIMEOUT,
-  signIn,
-  TEST_TIMEOUT,
-  type Tab,
-} from './support/browser.js';
+import type { RunningServer } from '../../api/test/support/server-process.js';
+import { colorOf, GREEN, openTab, RED, SETUP_TIMEOUT, signIn, TEST_TIMEOUT, type Tab } from './support/browser.js';
+import { closeSuite, openSuite } from './support/suite.js';
 import { randomPhone, Seeder } from './support/seed.js';
 
 describe('Create Users wizard (/register)', () => {
@@ -23,17 +14,13 @@ describe('Create Users wizard (/register)', () => {
   const tabs: Tab[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    seed = new Seeder(server.baseUrl);
-    adminToken = await seed.login(server.admin.email, server.admin.password);
+    ({ server, browser, seed, adminToken } = await openSuite());
     ownedDevice = (await seed.createDevice(adminToken)).espId;
     await seed.createManager(adminToken, ownedDevice);
   }, SETUP_TIMEOUT);
 
   afterAll(async () => {
-    await Promise.all(tabs.map(({ context }) => context.close()));
-    await browser?.close();
-    await server?.stop();
+    await closeSuite({ server, browser, tabs });
   }, SETUP_TIMEOUT);
 
   const openWizard = async (): Promise<Page> => {

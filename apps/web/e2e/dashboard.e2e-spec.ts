@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
+import type { RunningServer } from '../../api/test/support/server-process.js';
 import {
-  launchBrowser,
   openTab,
   PHONE,
   RED,
@@ -13,6 +12,7 @@ import {
   waitForPath,
   type Tab,
 } from './support/browser.js';
+import { closeSuite, openSuite } from './support/suite.js';
 import { MqttMachine } from './support/mqtt-machine.js';
 import { coinSale, daysBefore } from './support/sales.js';
 import { Seeder, type Account, type Machine } from './support/seed.js';
@@ -28,9 +28,9 @@ describe('dashboards: daily and monthly summaries per machine, with live charts'
   const mqtt: MqttMachine[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    seed = new Seeder(server.baseUrl);
-    const adminToken = await seed.login(server.admin.email, server.admin.password);
+    const suite = await openSuite();
+    ({ server, browser, seed } = suite);
+    const { adminToken } = suite;
     machine = await seed.createDevice(adminToken);
     otherMachine = await seed.createDevice(adminToken);
     manager = await seed.createManager(adminToken, machine.espId, 'Ferry Terminal');
@@ -40,9 +40,7 @@ describe('dashboards: daily and monthly summaries per machine, with live charts'
 
   afterAll(async () => {
     await Promise.all(mqtt.map((m) => m.close()));
-    await Promise.all(tabs.map(({ context }) => context.close()));
-    await browser?.close();
-    await server?.stop();
+    await closeSuite({ server, browser, tabs });
   }, SETUP_TIMEOUT);
 
   const open = async (viewport?: { width: number; height: number }) => {

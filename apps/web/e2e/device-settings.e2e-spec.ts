@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import type { ConfigState } from '@wv/contracts';
-import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
+import type { RunningServer } from '../../api/test/support/server-process.js';
 import {
   colorOf,
   GREEN,
-  launchBrowser,
   openTab,
   PHONE,
   RED,
@@ -15,6 +14,7 @@ import {
   waitForPath,
   type Tab,
 } from './support/browser.js';
+import { closeSuite, openSuite } from './support/suite.js';
 import { MqttMachine } from './support/mqtt-machine.js';
 import { eventually, Seeder, type Account, type Machine } from './support/seed.js';
 
@@ -29,9 +29,7 @@ describe('Manage Devices and Device Settings: Wi-Fi, tariffs, and whether the ma
   const devices: MqttMachine[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    seed = new Seeder(server.baseUrl);
-    adminToken = await seed.login(server.admin.email, server.admin.password);
+    ({ server, browser, seed, adminToken } = await openSuite());
     const first = await seed.createDevice(adminToken);
     manager = await seed.createManager(adminToken, first.espId, 'Kariakoo Market');
     managerToken = await seed.login(manager.email, manager.password);
@@ -39,9 +37,7 @@ describe('Manage Devices and Device Settings: Wi-Fi, tariffs, and whether the ma
 
   afterAll(async () => {
     await Promise.all(devices.map((d) => d.close()));
-    await Promise.all(tabs.map(({ context }) => context.close()));
-    await browser?.close();
-    await server?.stop();
+    await closeSuite({ server, browser, tabs });
   }, SETUP_TIMEOUT);
 
   /** Each test gets its own machine, so the settings start empty. */

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
+import type { RunningServer } from '../../api/test/support/server-process.js';
 import {
   colorOf,
   GREEN,
-  launchBrowser,
   openTab,
   PHONE,
   RED,
@@ -14,6 +13,7 @@ import {
   waitForPath,
   type Tab,
 } from './support/browser.js';
+import { closeSuite, openSuite } from './support/suite.js';
 import { eventually, Seeder, type Account } from './support/seed.js';
 
 describe('float: Request Float, Float Approval, and the live notice on the manager’s screens', () => {
@@ -26,18 +26,14 @@ describe('float: Request Float, Float Approval, and the live notice on the manag
   const tabs: Tab[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    seed = new Seeder(server.baseUrl);
-    adminToken = await seed.login(server.admin.email, server.admin.password);
+    ({ server, browser, seed, adminToken } = await openSuite());
     const first = await seed.createDevice(adminToken);
     manager = await seed.createManager(adminToken, first.espId);
     managerToken = await seed.login(manager.email, manager.password);
   }, SETUP_TIMEOUT);
 
   afterAll(async () => {
-    await Promise.all(tabs.map(({ context }) => context.close()));
-    await browser?.close();
-    await server?.stop();
+    await closeSuite({ server, browser, tabs });
   }, SETUP_TIMEOUT);
 
   /** A new machine of the manager's with its attendant (one attendant per machine). */

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
+import type { RunningServer } from '../../api/test/support/server-process.js';
 import {
   DESKTOP,
-  launchBrowser,
   openTab,
   PHONE,
   SETUP_TIMEOUT,
@@ -12,7 +11,8 @@ import {
   waitForPath,
   type Tab,
 } from './support/browser.js';
-import { Seeder, type Account } from './support/seed.js';
+import { closeSuite, openSuite } from './support/suite.js';
+import type { Account } from './support/seed.js';
 
 describe('navigation bar and phone-sized screens', () => {
   let server: RunningServer;
@@ -21,16 +21,14 @@ describe('navigation bar and phone-sized screens', () => {
   const tabs: (Tab & { pageErrors: string[] })[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    const seed = new Seeder(server.baseUrl);
-    const adminToken = await seed.login(server.admin.email, server.admin.password);
+    const suite = await openSuite();
+    ({ server, browser } = suite);
+    const { seed, adminToken } = suite;
     manager = await seed.createManager(adminToken, (await seed.createDevice(adminToken)).espId);
   }, SETUP_TIMEOUT);
 
   afterAll(async () => {
-    await Promise.all(tabs.map(({ context }) => context.close()));
-    await browser?.close();
-    await server?.stop();
+    await closeSuite({ server, browser, tabs });
   }, SETUP_TIMEOUT);
 
   const open = async (viewport: { width: number; height: number }) => {

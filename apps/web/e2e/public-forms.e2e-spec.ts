@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
-import {
-  launchBrowser,
-  openTab,
-  SETUP_TIMEOUT,
-  signIn,
-  storedSession,
-  TEST_TIMEOUT,
-  type Tab,
-} from './support/browser.js';
+import type { RunningServer } from '../../api/test/support/server-process.js';
+import { openTab, SETUP_TIMEOUT, signIn, storedSession, TEST_TIMEOUT, type Tab } from './support/browser.js';
+import { closeSuite, openSuite } from './support/suite.js';
 import { randomPhone, Seeder, type Account } from './support/seed.js';
 
 describe('Account Management (/a) and the older registration forms (/b, /ca)', () => {
@@ -28,17 +21,13 @@ describe('Account Management (/a) and the older registration forms (/b, /ca)', (
   };
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    seed = new Seeder(server.baseUrl);
-    adminToken = await seed.login(server.admin.email, server.admin.password);
+    ({ server, browser, seed, adminToken } = await openSuite());
     managerDevice = (await seed.createDevice(adminToken)).espId;
     manager = await seed.createManager(adminToken, managerDevice);
   }, SETUP_TIMEOUT);
 
   afterAll(async () => {
-    await Promise.all(tabs.map(({ context }) => context.close()));
-    await browser?.close();
-    await server?.stop();
+    await closeSuite({ server, browser, tabs });
   }, SETUP_TIMEOUT);
 
   it(

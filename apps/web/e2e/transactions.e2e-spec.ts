@@ -2,18 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { CARD_EXPORT_COLUMNS, COIN_EXPORT_COLUMNS } from '@wv/contracts';
-import { startServer, type RunningServer } from '../../api/test/support/server-process.js';
-import {
-  colorOf,
-  launchBrowser,
-  openTab,
-  PHONE,
-  RED,
-  SETUP_TIMEOUT,
-  signIn,
-  TEST_TIMEOUT,
-  type Tab,
-} from './support/browser.js';
+import type { RunningServer } from '../../api/test/support/server-process.js';
+import { colorOf, openTab, PHONE, RED, SETUP_TIMEOUT, signIn, TEST_TIMEOUT, type Tab } from './support/browser.js';
+import { closeSuite, openSuite } from './support/suite.js';
 import { businessDay, cardSale, coinSale, daysBefore, timesToday } from './support/sales.js';
 import { eventually, Seeder, type Account, type Machine } from './support/seed.js';
 
@@ -38,9 +29,9 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
     );
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    seed = new Seeder(server.baseUrl);
-    const adminToken = await seed.login(server.admin.email, server.admin.password);
+    const suite = await openSuite();
+    ({ server, browser, seed } = suite);
+    const { adminToken } = suite;
     machine = await seed.createDevice(adminToken);
     manager = await seed.createManager(adminToken, machine.espId);
     managerToken = await seed.login(manager.email, manager.password);
@@ -59,9 +50,7 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
   }, SETUP_TIMEOUT);
 
   afterAll(async () => {
-    await Promise.all(tabs.map(({ context }) => context.close()));
-    await browser?.close();
-    await server?.stop();
+    await closeSuite({ server, browser, tabs });
   }, SETUP_TIMEOUT);
 
   const openTable = async (kind: 'coin' | 'card', viewport?: { width: number; height: number }) => {

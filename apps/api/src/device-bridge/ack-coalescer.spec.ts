@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { AckCoalescer } from './ack-coalescer.js';
 
 describe('AckCoalescer', () => {
-  beforeEach(() => jest.useFakeTimers());
-  afterEach(() => jest.useRealTimers());
+  beforeEach(() => {
+    jest.useFakeTimers();
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
 
   it('sends one message per machine for the acks that arrive within the linger, without repeats', () => {
     const sent: [string, unknown][] = [];
