@@ -10,21 +10,40 @@ export class MachineStatusService {
     private readonly events: DomainEvents,
   ) {}
 
+  /**
+   * Emits `machine.status` once per change. The change is decided by the UPDATE's own condition:
+   * when a machine's connect and its retained status arrive together, the second UPDATE waits for
+   * the first's row lock and then re-checks the condition on the new row, so only one of them
+   * reports a change (a previous value read in the same statement would be the same stale snapshot
+   * for both, and the activity feed said "went online" twice).
+   */
   async set(espId: string, online: boolean, details: { firmware?: string } = {}): Promise<void> {
-    const rows: { lastSeen: Date; changed: boolean }[] = await this.dataSource
-      .query(
-        `UPDATE devices d SET online = $2, last_seen_at = now(), firmware = coalesce($3, d.firmware)
-       FROM (SELECT online AS was FROM devices WHERE esp_id = $1) prev
-       WHERE d.esp_id = $1 RETURNING d.last_seen_at AS "lastSeen", prev.was IS DISTINCT FROM $2 AS changed`,
-        [espId, online, details.firmware ?? null],
-      )
-      .then((r: unknown[]) => (Array.isArray(r[0]) ? (r[0] as never) : (r as never)));
-    const row = rows[0];
-    if (row?.changed) this.events.emit('machine.status', { espId, online, lastSeen: row.lastSeen.toISOString() });
+    const params = [espId, online, details.firmware ?? null];
+    const changed = rowsOf<{ lastSeen: Date }>(
+      await this.dataSource.query(
+        `UPDATE devices SET online = $2, last_seen_at = now(), firmware = coalesce($3, firmware)
+         WHERE esp_id = $1 AND online IS DISTINCT FROM $2 RETURNING last_seen_at AS "lastSeen"`,
+        params,
+      ),
+    );
+    if (changed[0]) {
+      this.events.emit('machine.status', { espId, online, lastSeen: changed[0].lastSeen.toISOString() });
+      return;
+    }
+    await this.dataSource.query(
+      `UPDATE devices SET last_seen_at = now(), firmware = coalesce($3, firmware) WHERE esp_id = $1 AND online = $2`,
+      params,
+    );
   }
 
   /** At broker start nothing is connected yet: machines that were online are offline until they return. */
   async markAllOffline(): Promise<void> {
     await this.dataSource.query(`UPDATE devices SET online = false WHERE online`);
   }
+}
+
+/** TypeORM answers an UPDATE … RETURNING with [rows, count]. */
+function rowsOf<T>(result: unknown): T[] {
+  const r = result as unknown[];
+  return (Array.isArray(r[0]) ? r[0] : r) as T[];
 }
