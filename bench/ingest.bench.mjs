@@ -4,9 +4,9 @@
 //    fixed schedule whatever the broker does, and PUBACK latency counts from the scheduled send time,
 //    so a server that falls behind shows its queueing in the latency instead of slowing the load;
 //  - BENCH_RATE=0 (closed loop): as fast as the broker acknowledges, BENCH_WINDOW in flight per machine.
-// Reports sales/s committed end to end (publish → rows and
-// rollups in PostgreSQL), PUBACK latency p50/p99, and, in the same run, a plain 1000-row
-// INSERT … ON CONFLICT DO NOTHING of the same rows into the same table shape, with the ratio.
+// Reports sales/s committed end to end (publish → rows and rollups in PostgreSQL), PUBACK latency
+// p50/p99, and, in the same run, a plain 1000-row INSERT … ON CONFLICT DO NOTHING of the same rows
+// into the same table shape, with the ratio.
 import mqtt from 'mqtt';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
@@ -47,24 +47,27 @@ const clients = await Promise.all(
     }),
   ),
 );
-const kinds = ['pure', 'fresh', 'cold'];
+const salesTopic = (espId) => `wv/v1/machines/${espId}/sales`;
+/** The n-th sale of a machine or of the run: a third on cards, every water type and four volumes. */
+function saleNumber(n) {
+  const volume = [1, 5, 10, 20][n % 4];
+  return JSON.stringify({
+    eventId: randomUUID(),
+    kind: n % 3 ? 'coin' : 'card',
+    price: volume * 40,
+    volume,
+    waterType: ['pure', 'fresh', 'cold'][n % 3],
+    ...(n % 3 ? {} : { cardId: `CARD-${n % 50}` }),
+  });
+}
+
 async function publisher(client, espId) {
-  const topic = `wv/v1/machines/${espId}/sales`;
   let n = 0;
   const loop = async () => {
     while (running) {
-      const volume = [1, 5, 10, 20][n % 4];
-      const sale = {
-        eventId: randomUUID(),
-        kind: n % 3 ? 'coin' : 'card',
-        price: volume * 40,
-        volume,
-        waterType: kinds[n % 3],
-        ...(n % 3 ? {} : { cardId: `CARD-${n % 50}` }),
-      };
-      n++;
+      const sale = saleNumber(n++);
       const t0 = performance.now();
-      await client.publishAsync(topic, JSON.stringify(sale), { qos: 1 });
+      await client.publishAsync(salesTopic(espId), sale, { qos: 1 });
       if (t0 >= measureFrom) latencies.push(performance.now() - t0);
       pubacked++;
     }
@@ -81,21 +84,11 @@ async function scheduled() {
     for (; k < due; k++) {
       const i = k % MACHINES;
       const dueAt = started + (k / RATE) * 1000;
-      const sale = {
-        eventId: randomUUID(),
-        kind: k % 3 ? 'coin' : 'card',
-        price: 40 * [1, 5, 10, 20][k % 4],
-        volume: [1, 5, 10, 20][k % 4],
-        waterType: kinds[k % 3],
-        ...(k % 3 ? {} : { cardId: `CARD-${k % 50}` }),
-      };
-      const p = clients[i]
-        .publishAsync(`wv/v1/machines/${machines[i].espId}/sales`, JSON.stringify(sale), { qos: 1 })
-        .then(() => {
-          if (dueAt >= measureFrom) latencies.push(performance.now() - dueAt);
-          pubacked++;
-          inFlight.delete(p);
-        });
+      const p = clients[i].publishAsync(salesTopic(machines[i].espId), saleNumber(k), { qos: 1 }).then(() => {
+        if (dueAt >= measureFrom) latencies.push(performance.now() - dueAt);
+        pubacked++;
+        inFlight.delete(p);
+      });
       inFlight.add(p);
     }
     await new Promise((r) => setTimeout(r, 2));

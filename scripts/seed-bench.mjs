@@ -11,11 +11,13 @@
 import { Algorithm, hash } from '@node-rs/argon2';
 import { existsSync } from 'node:fs';
 import pg from 'pg';
+import { BENCH_LOGIN } from '../bench/lib/stack.mjs';
 
 export const BENCH_DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@localhost:5432/water_vending_bench';
-export const BENCH_PASSWORD = 'bench-pass-1234';
-export const BENCH_ADMIN = 'admin@bench.local';
+/** Every seeded user's password, and the admin the program creates: the benchmarks' one sign-in. */
+export const BENCH_PASSWORD = BENCH_LOGIN.password;
+export const BENCH_ADMIN = BENCH_LOGIN.email;
 export const benchManager = (i) => `manager${i}@bench.local`;
 /** The machine with 1 million card and 1 million coin sales: deep pages and the 1M-row export. */
 export const HOT_MACHINE = 'BENCH-0000';

@@ -41,7 +41,6 @@ import { AttendantService } from './user/attendant.service.js';
 import { UserController } from './user/user.controller.js';
 import { UserService } from './user/user.service.js';
 import { IdempotencyKeyPurger } from './ledger/idempotency-key.purger.js';
-import { IdempotencyRepository } from './ledger/idempotency.repository.js';
 
 const API_CONTROLLERS: Type[] = [
   AuthController,
@@ -81,9 +80,7 @@ export class AppModule implements NestModule, OnApplicationShutdown {
         ...(roles.has('broker')
           ? [BrokerService, { provide: MQTT_HEALTH, useExisting: BrokerService }]
           : [{ provide: MQTT_HEALTH, useValue: noBroker }]),
-        ...(roles.has('worker')
-          ? [SaleIngestService, SaleIngestProcessor, IdempotencyRepository, IdempotencyKeyPurger]
-          : []),
+        ...(roles.has('worker') ? [SaleIngestService, SaleIngestProcessor, IdempotencyKeyPurger] : []),
       ],
     };
   }

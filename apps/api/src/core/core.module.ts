@@ -9,6 +9,7 @@ import { MachineStatusService } from '../device-bridge/machine-status.service.js
 import { DeviceKeyService } from '../device/device-key.service.js';
 import { DeviceRepository } from '../device/device.repository.js';
 import { DeviceService } from '../device/device.service.js';
+import { IdempotencyRepository } from '../ledger/idempotency.repository.js';
 import { LedgerRepository } from '../ledger/ledger.repository.js';
 import { MachineConfigRepository } from '../machine-config/machine-config.repository.js';
 import { MachineConfigService } from '../machine-config/machine-config.service.js';
@@ -32,6 +33,7 @@ const SHARED: Provider[] = [
   MachineStatusService,
   SaleRepository,
   LedgerRepository,
+  IdempotencyRepository,
   AuditRepository,
   SaleIngestQueue,
   MetricsService,

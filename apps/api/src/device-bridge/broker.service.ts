@@ -8,6 +8,7 @@ import {
   macAddressSchema,
   macToTopicId,
   normalizeMac,
+  parseTopic,
   statusPayloadSchema,
 } from '@wv/contracts';
 import { Redis } from 'ioredis';
@@ -173,7 +174,7 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     await this.subscriber.subscribe(outboxChannel(this.config));
     this.subscriber.on('message', (_channel: string, raw: string) => {
       for (const message of JSON.parse(raw) as OutboundMessage[]) {
-        const ack = message.qos === 1 && !message.retain && message.topic.endsWith('/sales/ack');
+        const ack = message.qos === 1 && !message.retain && parseTopic(message.topic).kind === 'sales-ack';
         if (ack) this.acks.add(message.topic, (JSON.parse(message.payload) as { eventIds: string[] }).eventIds);
         else this.forward(message);
       }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainEvents } from '../common/domain-events.js';
+import { returningRows } from '../database/returning-rows.js';
 
 /** Online/offline and last-seen time of machines, kept in the database and emitted live. */
 @Injectable()
@@ -19,7 +20,7 @@ export class MachineStatusService {
    */
   async set(espId: string, online: boolean, details: { firmware?: string } = {}): Promise<void> {
     const params = [espId, online, details.firmware ?? null];
-    const changed = rowsOf<{ lastSeen: Date }>(
+    const changed = returningRows<{ lastSeen: Date }>(
       await this.dataSource.query(
         `UPDATE devices SET online = $2, last_seen_at = now(), firmware = coalesce($3, firmware)
          WHERE esp_id = $1 AND online IS DISTINCT FROM $2 RETURNING last_seen_at AS "lastSeen"`,
@@ -40,10 +41,4 @@ export class MachineStatusService {
   async markAllOffline(): Promise<void> {
     await this.dataSource.query(`UPDATE devices SET online = false WHERE online`);
   }
-}
-
-/** TypeORM answers an UPDATE … RETURNING with [rows, count]. */
-function rowsOf<T>(result: unknown): T[] {
-  const r = result as unknown[];
-  return (Array.isArray(r[0]) ? r[0] : r) as T[];
 }

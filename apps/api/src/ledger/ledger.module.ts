@@ -7,23 +7,15 @@ import { CardService } from '../card/card.service.js';
 import { FloatController } from '../float/float.controller.js';
 import { FloatRepository } from '../float/float.repository.js';
 import { FloatService } from '../float/float.service.js';
-import { IdempotencyRepository } from './idempotency.repository.js';
 import { IdempotencyService } from './idempotency.service.js';
 
 /**
- * Cards and float: the money ledger, and the audit trail's reader. LedgerRepository and
- * AuditRepository live in CoreModule, since the sale ingest and the other domains write them too.
+ * Cards and float: the money ledger, and the audit trail's reader. LedgerRepository, AuditRepository
+ * and IdempotencyRepository live in CoreModule, since the sale ingest, the other domains and the
+ * worker's key purge use them too.
  */
 @Module({
   controllers: [CardController, FloatController, AuditController],
-  providers: [
-    IdempotencyRepository,
-    IdempotencyService,
-    CardRepository,
-    CardService,
-    FloatRepository,
-    FloatService,
-    AuditService,
-  ],
+  providers: [IdempotencyService, CardRepository, CardService, FloatRepository, FloatService, AuditService],
 })
 export class LedgerModule {}

@@ -32,6 +32,8 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
   private readonly logger = new Logger('Live');
   private io?: LiveIo;
   private redis: Redis[] = [];
+  /** The commands connection (the adapter's `pub`), also used by `emitMany`. */
+  private publisher?: Redis;
   private readonly expiryTimers = new Map<string, NodeJS.Timeout>();
 
   constructor(
@@ -51,6 +53,7 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
     const pub = new Redis(this.config.redisUrl, { connectionName: 'wv-live-pub', maxRetriesPerRequest: null });
     const sub = pub.duplicate({ connectionName: 'wv-live-sub' });
     for (const client of [pub, sub]) client.on('error', (e: Error) => this.logger.warn(`Redis: ${e.message}`));
+    this.publisher = pub;
     this.redis = [pub, sub];
     const options: Partial<ServerOptions> = {
       path: SOCKET_PATH,
@@ -116,9 +119,9 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
    */
   emitMany(events: LiveEmit[]): void {
     if (!this.io || events.length === 0) return;
-    this.redis[0]!.publish(this.batchChannel, JSON.stringify(events)).catch((error: Error) =>
-      this.logger.warn(`Live events not broadcast: ${error.message}`),
-    );
+    this.publisher
+      ?.publish(this.batchChannel, JSON.stringify(events))
+      .catch((error: Error) => this.logger.warn(`Live events not broadcast: ${error.message}`));
   }
 
   /** A removed user's sessions end at once, in every process (CONTRACT 3a). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { returningRows } from '../database/returning-rows.js';
 
 export interface StoredTariffs {
   cold: number;
@@ -55,7 +56,7 @@ export class MachineConfigRepository {
       `UPDATE devices SET config_version = config_version + 1 WHERE esp_id = $1 RETURNING config_version`,
       [espId],
     );
-    return returning<{ config_version: number }>(rows)[0]!.config_version;
+    return returningRows<{ config_version: number }>(rows)[0]!.config_version;
   }
 
   async state(espId: string): Promise<{ version: number; appliedVersion: number; appliedAt: Date | null } | null> {
@@ -73,12 +74,6 @@ export class MachineConfigRepository {
        WHERE esp_id = $1 AND $2 <= config_version AND $2 > config_applied_version RETURNING esp_id`,
       [espId, version],
     );
-    return returning(rows).length > 0;
+    return returningRows(rows).length > 0;
   }
-}
-
-/** TypeORM answers UPDATE … RETURNING with [rows, count] on PostgreSQL. */
-function returning<T = unknown>(result: unknown): T[] {
-  const r = result as unknown[];
-  return (Array.isArray(r[0]) ? r[0] : r) as T[];
 }

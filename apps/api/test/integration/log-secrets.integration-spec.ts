@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { buildSalesTopic } from '@wv/contracts';
+import { buildHelloTopic, buildSalesTopic, macToTopicId, PROVISION_USERNAME } from '@wv/contracts';
 import mqtt from 'mqtt';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createAttendant, createManager, provisionDevice, randomMac } from '../factories/fleet.factory.js';
 import { HttpClient } from '../support/http-client.js';
 import { TestMachine, waitFor } from '../support/mqtt-machine.js';
-import { createDeployment, spawnServer, type Deployment, type ServerProcess } from '../support/server-process.js';
-import { TEST_ADMIN } from '../support/test-app.js';
+import { startServer, type RunningServer } from '../support/server-process.js';
 
 /**
  * A full run of the built program at the most verbose log level, touching every secret the program
@@ -14,8 +13,7 @@ import { TEST_ADMIN } from '../support/test-app.js';
  * secret, wrong guesses at all of them), then a grep of everything it wrote for each of them.
  */
 describe('logs of a full run', () => {
-  let deployment: Deployment;
-  let server: ServerProcess;
+  let server: RunningServer;
   let http: HttpClient;
   const secrets = new Map<string, string>();
   const keep = (what: string, value: string) => {
@@ -24,23 +22,29 @@ describe('logs of a full run', () => {
   };
 
   beforeAll(async () => {
-    deployment = await createDeployment({ LOG_LEVEL: 'verbose' });
-    server = await spawnServer(deployment);
+    server = await startServer({ env: { LOG_LEVEL: 'verbose' } });
     http = new HttpClient(server.baseUrl);
   }, 60_000);
-  afterAll(async () => {
-    await server?.stop();
-    await deployment?.cleanup();
-  });
+  afterAll(() => server?.stop());
+
+  /** A machine without an id yet, connecting as the provisioning identity with `password`. */
+  const provisioner = (macTopicId: string, password: string) =>
+    mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
+      clientId: macTopicId,
+      username: PROVISION_USERNAME,
+      password,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+    });
 
   it('never contain a password, token, device key or Wi-Fi password', async () => {
-    keep('admin password', TEST_ADMIN.password);
-    keep('JWT secret', deployment.env.JWT_SECRET!);
+    keep('admin password', server.admin.password);
+    keep('JWT secret', server.env.JWT_SECRET!);
 
     // Sign-in, right and wrong.
-    const adminToken = keep('admin token', await http.login(TEST_ADMIN.email, TEST_ADMIN.password));
+    const adminToken = keep('admin token', await http.login(server.admin.email, server.admin.password));
     const wrong = keep('wrong password', `wrong-${randomBytes(6).toString('hex')}`);
-    expect((await http.post('/login', { identifier: TEST_ADMIN.email, password: wrong })).status).toBe(401);
+    expect((await http.post('/login', { identifier: server.admin.email, password: wrong })).status).toBe(401);
     const badToken = keep('forged token', `${adminToken.slice(0, -8)}AAAAAAAA`);
     expect((await http.get('/user/info', { token: badToken })).status).toBe(401);
 
@@ -65,30 +69,16 @@ describe('logs of a full run', () => {
     // Machines: provisioning over MQTT with a chosen secret, REST and MQTT sales with the key,
     // a wrong key, a key rotation.
     const mac = randomMac();
-    const macHex = mac.replaceAll(':', '');
+    const macHex = macToTopicId(mac);
     const provisionSecret = keep('provisioning secret', `prov-${randomBytes(8).toString('hex')}`);
-    const provisioner = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
-      clientId: macHex,
-      username: 'provision',
-      password: provisionSecret,
-      protocolVersion: 4,
-      reconnectPeriod: 0,
-    });
-    await provisioner.publishAsync(`wv/v1/provision/${macHex}/hello`, JSON.stringify({ macAddress: mac }), { qos: 1 });
-    await provisioner.endAsync(true);
+    const first = await provisioner(macHex, provisionSecret);
+    await first.publishAsync(buildHelloTopic(macHex), JSON.stringify({ macAddress: mac }), { qos: 1 });
+    await first.endAsync(true);
     const stolen = keep(
       'another machine’s guess at the provisioning secret',
       `guess-${randomBytes(6).toString('hex')}`,
     );
-    await expect(
-      mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
-        clientId: macHex,
-        username: 'provision',
-        password: stolen,
-        protocolVersion: 4,
-        reconnectPeriod: 0,
-      }),
-    ).rejects.toThrow();
+    await expect(provisioner(macHex, stolen)).rejects.toThrow();
 
     const sale = { eventId: randomUUID(), kind: 'coin', price: 500, volume: 10, waterType: 'cold' };
     const rest = await http.post(`/machines/${device.espId}/sales`, sale, {

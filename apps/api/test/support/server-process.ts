@@ -33,6 +33,8 @@ export interface RunningServer extends ServerProcess {
   databaseUrl: string;
   redisPrefix: string;
   admin: { email: string; password: string };
+  /** The environment it runs with (its JWT secret among them). */
+  env: Record<string, string>;
 }
 
 export async function createDeployment(env: Record<string, string> = {}): Promise<Deployment> {
@@ -122,14 +124,17 @@ export async function startServer(
   const deployment = await createDeployment(opts.env);
   try {
     const server = await spawnServer(deployment, {}, opts.timeoutMs);
+    let stopped: Promise<void> | undefined;
     return {
       ...server,
       databaseUrl: deployment.databaseUrl,
       redisPrefix: deployment.redisPrefix,
       admin: TEST_ADMIN,
-      async stop() {
-        await server.stop();
-        await deployment.cleanup();
+      env: deployment.env,
+      /** Stops the program and drops its deployment, once however often it is called. */
+      stop() {
+        stopped ??= server.stop().then(() => deployment.cleanup());
+        return stopped;
       },
     };
   } catch (error) {

@@ -1,5 +1,5 @@
 import type { RegisterAttendantRequest } from '@wv/contracts';
-import { accountStepProblem, EMPTY_REGISTRATION_FIELDS } from '@/lib/registration';
+import { EMPTY_REGISTRATION_FIELDS } from '@/lib/registration';
 
 type Request = Required<RegisterAttendantRequest>;
 
@@ -22,9 +22,6 @@ export function personalProblem(fields: AttendantPersonalFields): string | null 
   const filled = [fields.firstName, fields.lastName, fields.username, fields.phoneNumber].every((v) => v.trim());
   return filled ? null : 'Please fill in all required fields.';
 }
-
-/** Seed section 5, attendant step 2: passwords first, then the device. */
-export const accountProblem: (fields: AttendantAccountFields) => string | null = accountStepProblem;
 
 export function toRegisterAttendantRequest(userId: string, fields: AttendantFields): RegisterAttendantRequest {
   const { confirmPassword: _confirm, email, ...rest } = fields;

@@ -7,7 +7,8 @@ import { StepIndicator } from '@/components/ui/step-indicator';
 import { useManagerDeviceIds } from '../api/get-manager-device-ids';
 import { useRegisterAttendant } from '../api/register-attendant';
 import { AttendantAccountStep } from './attendant-account-step';
-import { accountProblem, EMPTY_ATTENDANT, personalProblem, toRegisterAttendantRequest } from './attendant-fields';
+import { accountStepProblem } from '@/lib/registration';
+import { EMPTY_ATTENDANT, personalProblem, toRegisterAttendantRequest } from './attendant-fields';
 import { AttendantPersonalStep } from './attendant-personal-step';
 
 const STEPS = ['Personal Info', 'Account Info'] as const;
@@ -36,7 +37,7 @@ export function AttendantWizard() {
   };
 
   const register = () => {
-    const found = accountProblem(fields.values);
+    const found = accountStepProblem(fields.values);
     setProblem(found);
     if (found) return;
     mutation.mutate(toRegisterAttendantRequest(userId, fields.values), {

@@ -8,7 +8,8 @@ import { useRegisterUser } from '../api/register-user';
 import { useUnassignedEsp32Ids } from '../hooks/use-unassigned-esp32-ids';
 import { AccountInfoStep } from './account-info-step';
 import { PersonalInfoStep } from './personal-info-step';
-import { EMPTY_REGISTRATION, registrationProblem, toRegisterUserRequest } from './registration-fields';
+import { accountStepProblem } from '@/lib/registration';
+import { EMPTY_REGISTRATION, toRegisterUserRequest } from './registration-fields';
 
 const STEPS = ['Personal Info', 'Account Info'] as const;
 
@@ -26,7 +27,7 @@ export function CreateUserWizard() {
   const mutation = useRegisterUser();
 
   const register = () => {
-    const found = registrationProblem(fields.values);
+    const found = accountStepProblem(fields.values);
     setProblem(found);
     setNotice(null);
     if (found) return;

@@ -1,5 +1,5 @@
 import type { RegisterUserRequest } from '@wv/contracts';
-import { accountStepProblem, EMPTY_REGISTRATION_FIELDS } from '@/lib/registration';
+import { EMPTY_REGISTRATION_FIELDS } from '@/lib/registration';
 
 /** The wizard's fields: the contract's request, minus what the client adds, plus the confirmation. */
 export type PersonalFields = Pick<
@@ -13,9 +13,6 @@ export type AccountFields = Pick<RegisterUserRequest, 'esp32Id' | 'machine_locat
 export type RegistrationFields = PersonalFields & AccountFields;
 
 export const EMPTY_REGISTRATION: RegistrationFields = EMPTY_REGISTRATION_FIELDS;
-
-/** Seed section 5: passwords first, then the device; null when both hold. */
-export const registrationProblem: (fields: AccountFields) => string | null = accountStepProblem;
 
 export function toRegisterUserRequest(userId: string, fields: RegistrationFields): RegisterUserRequest {
   const { confirmPassword: _confirm, ...request } = fields;

@@ -8,7 +8,8 @@ import { StatusMessage } from '@/components/ui/status-message';
 import { TextField } from '@/components/ui/text-field';
 import { useRegisterUser } from '../api/register-user';
 import { useUnassignedEsp32Ids } from '../hooks/use-unassigned-esp32-ids';
-import { EMPTY_REGISTRATION, registrationProblem, toRegisterUserRequest } from './registration-fields';
+import { accountStepProblem } from '@/lib/registration';
+import { EMPTY_REGISTRATION, toRegisterUserRequest } from './registration-fields';
 
 interface UserRegisterFormProps {
   submitLabel: string;
@@ -35,7 +36,7 @@ export function UserRegisterForm({ submitLabel, withDevice, canListDevices }: Us
     event.preventDefault();
     const { values } = fields;
     const found = withDevice
-      ? registrationProblem(values)
+      ? accountStepProblem(values)
       : values.password !== values.confirmPassword
         ? 'Passwords do not match'
         : null;
