@@ -40,6 +40,16 @@ export default {
       globalTeardown: '<rootDir>/apps/api/test/support/global-teardown.mjs',
     },
     {
+      // The abuse-case suite (docs/security.md): the attacker's side of every trust boundary, played
+      // against the real program, one folder per boundary.
+      ...common,
+      displayName: 'abuse',
+      testTimeout: 120_000,
+      testMatch: ['<rootDir>/apps/api/test/abuse/**/*.abuse-spec.ts'],
+      globalSetup: '<rootDir>/apps/api/test/support/global-setup.mjs',
+      globalTeardown: '<rootDir>/apps/api/test/support/global-teardown.mjs',
+    },
+    {
       // The fault suite (apps/api/test/soak): its own PostgreSQL cluster, Redis and proxies, so it
       // needs no global setup. `npm run soak` runs it long; `npm test` runs a short seeded version.
       ...common,

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// Runs every test: unit and integration (real PostgreSQL and Redis) in parallel workers, then the
+// Runs every test: unit, integration and abuse cases (real PostgreSQL and Redis) in parallel workers, then the
 // short fault suite, then the browser tests one file at a time. Prints one closing line "N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const requested = process.argv.slice(2);
 const phases = [
-  { projects: ['unit', 'integration'], extra: ['--maxWorkers=2'] },
+  { projects: ['unit', 'integration', 'abuse'], extra: ['--maxWorkers=2'] },
   // The short fault suite alone: it measures recovery times, which other tests' load would distort.
   { projects: ['soak'], extra: ['--runInBand'] },
   { projects: ['e2e'], extra: ['--runInBand'] },
