@@ -15,7 +15,9 @@ import { ensureDatabase } from './database/ensure-database.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { createRedis } from './redis/redis.provider.js';
 import { UserRepository } from './user/user.repository.js';
+import { SOCKET_PATH } from './live/live-server.service.js';
 import { serveWebApp } from './web/serve-web.js';
+import { ownUpgrades } from './web/upgrade-owner.js';
 
 const MIGRATION_LOCK = 7_263_001;
 
@@ -73,6 +75,12 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     logger.warn(`No built web app in ${webDist}: run npm run build`);
   }
 
+  // Every transport attaches its upgrade listener during init; the owner of the rest goes last.
+  await app.init();
+  ownUpgrades(app.getHttpServer(), {
+    socketIoPath: config.roles.has('api') ? SOCKET_PATH : undefined,
+    mqttWsPath: config.roles.has('broker') ? config.mqtt.wsPath : undefined,
+  });
   await app.listen(config.port).catch((error: NodeJS.ErrnoException) => {
     void app.close();
     if (error.code === 'EADDRINUSE') throw new ConfigError(`Port ${config.port} is taken. Set PORT to a free port.`);
