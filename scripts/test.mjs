@@ -3,6 +3,7 @@
 // short fault suite, then the browser tests one file at a time. Prints one closing line "N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { preflight } from './preflight.mjs';
 
 const requested = process.argv.slice(2);
 const phases = [
@@ -13,6 +14,16 @@ const phases = [
 ]
   .map((p) => ({ ...p, projects: p.projects.filter((x) => requested.length === 0 || requested.includes(x)) }))
   .filter((p) => p.projects.length > 0);
+
+const wanted = phases.flatMap((p) => p.projects);
+const problems = await preflight({
+  services: wanted.some((p) => p !== 'unit'),
+  browser: wanted.includes('e2e'),
+});
+if (problems.length > 0) {
+  for (const problem of problems) console.error(problem);
+  process.exit(1);
+}
 
 mkdirSync('.tmp', { recursive: true });
 let passed = 0;
