@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SaleFlag } from '@wv/contracts';
 import { DataSource, type EntityManager, type SelectQueryBuilder, type ObjectLiteral } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import { scopeDevices } from '../common/scope.js';
@@ -33,7 +34,7 @@ export interface CardMovement {
   amountCents: number;
   createdAt: Date;
   kind: 'load' | 'top-up' | 'sale';
-  flag: 'unknown_card' | 'overdrawn' | null;
+  flag: SaleFlag | null;
 }
 
 const CARD_COLUMNS = `c.id, c.card_id AS "cardId", c.esp_id AS "espId", c.holder_first_name AS "firstName",
@@ -124,7 +125,8 @@ export class CardRepository {
 
   /**
    * A card's history, newest first: its loads and top-ups from the ledger, and every sale on its
-   * card id from the sales table (flagged ones included: an unknown-card sale debited nothing).
+   * card id from the sales table (flagged ones included: an unknown-card or foreign-card sale debited
+   * nothing; the owner still sees that the card was presented elsewhere).
    */
   async history(card: StoredCard): Promise<CardMovement[]> {
     const rows: (Omit<CardMovement, 'amountCents'> & { amount: string })[] = await this.dataSource.query(

@@ -36,6 +36,12 @@ export class CardService {
       const espId = await this.cards.attendantDevice(m, actor);
       if (!espId) throw new AppError(ErrorCode.DeviceNotFound, 'No machine is assigned to you');
       // Checked first so that a duplicate says so, whatever the float; the unique index still decides races.
+      // A card ID is unique across the system, so registering one held anywhere must fail, and that
+      // it failed cannot be hidden. What must not leak is whose or where: every taken ID, at this
+      // machine, at another of the manager's or at another tenant's, gets the same 409 (same code and
+      // sentence, nothing about the holder), on the same path before any float moves. The ID is read
+      // from the physical card the attendant holds; the card's data and balance stay out of reach
+      // (404 everywhere else, and its sales at other tenants' machines are never charged to it).
       if (await this.cards.cardIdTaken(m, input.card_id)) throw new AppError(ErrorCode.CardAlreadyRegistered);
       const amount = amountToCents(input.card_balance);
       const movement = randomUUID();
@@ -72,6 +78,8 @@ export class CardService {
       // Lock order float → card, the same in every movement, so that concurrent movements never deadlock.
       const floatAfter = await this.spendFloat(m, actor, amount);
       const cardAfter = await this.ledger.creditCard(m, card.id, amount);
+      // Refused as a business rule; the transaction rolls the float debit back with it.
+      if (cardAfter === null) throw new AppError(ErrorCode.BalanceLimitExceeded);
       await this.recordMove(m, actor, card, 'top-up', amount, floatAfter, cardAfter, randomUUID());
       return { body: { card_balance: centsToAmount(cardAfter) } };
     });

@@ -19,17 +19,28 @@ export const ERROR_CATALOG: Record<ErrorCode, { status: number; message: string 
   DeviceAlreadyOwned: { status: 409, message: 'This device is already assigned to a user' },
   DeviceIdTaken: { status: 409, message: 'This ESP ID is already in use' },
   MacNotFound: { status: 404, message: 'This MAC address has not been announced' },
+  MacListFull: { status: 503, message: 'Too many machines are waiting for an ESP ID; try again later' },
   AttendantAlreadyAssigned: { status: 409, message: 'This device already has an attendant' },
   AttendantNotFound: { status: 404, message: 'No attendant assigned' },
   InvalidDeviceKey: { status: 401, message: 'Invalid device key' },
   CardAlreadyRegistered: { status: 409, message: 'Card is already registered' },
   CardNotFound: { status: 404, message: 'Card not found' },
   InsufficientFloat: { status: 422, message: 'Insufficient float balance' },
+  BalanceLimitExceeded: {
+    status: 422,
+    message: 'This would take the balance past the largest amount it can hold (999999999999.99)',
+  },
   FloatRequestNotFound: { status: 404, message: 'Float request not found' },
   FloatRequestNotPending: { status: 409, message: 'This float request is no longer pending' },
   IdempotencyKeyReused: {
     status: 422,
     message: 'This Idempotency-Key was already used with a different request',
+  },
+  // 503 with Retry-After (set by the exception filter): the same request may succeed unchanged later.
+  ServiceUnavailable: { status: 503, message: 'The service is briefly unavailable; try again shortly' },
+  IngestBacklogFull: {
+    status: 503,
+    message: 'Too many sales are waiting to be stored; keep this sale and send it again later',
   },
   Internal: { status: 500, message: 'Something went wrong on our side' },
 };

@@ -90,6 +90,8 @@ export class FloatService implements OnModuleInit {
       const approved = await this.requests.approve(m, target.id, amount, actor.userId);
       if (!approved) throw new AppError(ErrorCode.FloatRequestNotPending);
       const balance = await this.ledger.creditFloat(m, attendant.id, amount);
+      // Refused as a business rule; the transaction rolls the approval back with it.
+      if (balance === null) throw new AppError(ErrorCode.BalanceLimitExceeded);
       await this.ledger.insertEntries(m, [
         {
           accountType: 'float',

@@ -1,10 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { MONEY_MAX } from '@wv/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 
 export interface LockedCard {
   id: string;
   cardId: string;
   balanceCents: number;
+  /**
+   * The machines, among those asked about, where this card may be spent: the machine it was
+   * registered at and every other machine of that machine's owner.
+   */
+  worksAt: Set<string>;
 }
 
 export type LedgerKind = 'float_approval' | 'load' | 'top-up' | 'sale';
@@ -22,6 +28,9 @@ export interface LedgerInput {
 
 const cents = (n: number) => centsToDecimal(n);
 
+/** The largest value a numeric(14,2) balance holds, as SQL text ('999999999999.99'). */
+const BALANCE_MAX = MONEY_MAX.toFixed(2);
+
 /**
  * Float and card balances and the ledger: every balance change is written with its entry, in one
  * transaction. Balances move only through conditional updates or row locks, so concurrent
@@ -31,15 +40,19 @@ const cents = (n: number) => centsToDecimal(n);
 export class LedgerRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Adds approved float; creates the attendant's account on first approval. Returns the new balance. */
-  async creditFloat(m: EntityManager, attendantId: string, amountCents: number): Promise<number> {
-    const [row] = await m.query(
+  /**
+   * Adds approved float; creates the attendant's account on first approval. Returns the new balance,
+   * or null when it would not fit the balance column (the caller refuses; nothing was written).
+   */
+  async creditFloat(m: EntityManager, attendantId: string, amountCents: number): Promise<number | null> {
+    const rows: { balance: string }[] = await m.query(
       `INSERT INTO float_accounts AS f (attendant_id, balance) VALUES ($1, $2::numeric)
        ON CONFLICT (attendant_id) DO UPDATE SET balance = f.balance + excluded.balance, updated_at = now()
+         WHERE f.balance + excluded.balance <= $3::numeric
        RETURNING balance::text`,
-      [attendantId, cents(amountCents)],
+      [attendantId, cents(amountCents), BALANCE_MAX],
     );
-    return toCents(row.balance);
+    return rows.length ? toCents(rows[0]!.balance) : null;
   }
 
   /**
@@ -65,24 +78,44 @@ export class LedgerRepository {
     return rows.length ? toCents(rows[0]!.balance) : 0;
   }
 
-  /** Adds to a card's balance (a top-up); the UPDATE takes the card's row lock. Returns the new balance. */
-  async creditCard(m: EntityManager, cardRowId: string, amountCents: number): Promise<number> {
-    const [row] = await m.query(
-      `WITH loaded AS (UPDATE cards SET balance = balance + $2::numeric WHERE id = $1 RETURNING balance)
+  /**
+   * Adds to a card's balance (a top-up); the UPDATE takes the card's row lock. Returns the new balance,
+   * or null when it would not fit the balance column (the caller refuses; nothing was written).
+   */
+  async creditCard(m: EntityManager, cardRowId: string, amountCents: number): Promise<number | null> {
+    const rows: { balance: string }[] = await m.query(
+      `WITH loaded AS (
+         UPDATE cards SET balance = balance + $2::numeric WHERE id = $1 AND balance + $2::numeric <= $3::numeric
+         RETURNING balance)
        SELECT balance::text FROM loaded`,
-      [cardRowId, cents(amountCents)],
+      [cardRowId, cents(amountCents), BALANCE_MAX],
     );
-    return toCents(row.balance);
+    return rows.length ? toCents(rows[0]!.balance) : null;
   }
 
-  /** Locks the cards in card_id order, so that concurrent batches never deadlock. */
-  async lockCards(m: EntityManager, cardIds: string[]): Promise<LockedCard[]> {
+  /**
+   * Locks the cards in card_id order, so that concurrent batches never deadlock, and says for each
+   * at which of `sellingEspIds` it may be spent: the machine it was registered at, and every machine
+   * of that machine's owner (a card registered at a machine without an owner works only there).
+   * Ownership is read in the statement that takes the card locks, so a batch decides on one snapshot;
+   * an ownership change committed meanwhile applies from the next batch on.
+   */
+  async lockCards(m: EntityManager, cardIds: string[], sellingEspIds: string[]): Promise<LockedCard[]> {
     if (cardIds.length === 0) return [];
-    const rows: { id: string; cardId: string; balance: string }[] = await m.query(
-      `SELECT id, card_id AS "cardId", balance::text FROM cards WHERE card_id = ANY($1) ORDER BY card_id FOR UPDATE`,
-      [cardIds],
+    const rows: { id: string; cardId: string; balance: string; worksAt: string[] }[] = await m.query(
+      `SELECT c.id, c.card_id AS "cardId", c.balance::text,
+              ARRAY(SELECT s.esp_id FROM devices s
+                    WHERE s.esp_id = ANY($2) AND (s.esp_id = c.esp_id OR s.owner_id = home.owner_id)) AS "worksAt"
+       FROM cards c JOIN devices home ON home.esp_id = c.esp_id
+       WHERE c.card_id = ANY($1) ORDER BY c.card_id FOR UPDATE OF c`,
+      [cardIds, sellingEspIds],
     );
-    return rows.map((r) => ({ id: r.id, cardId: r.cardId, balanceCents: toCents(r.balance) }));
+    return rows.map((r) => ({
+      id: r.id,
+      cardId: r.cardId,
+      balanceCents: toCents(r.balance),
+      worksAt: new Set(r.worksAt),
+    }));
   }
 
   async setCardBalances(m: EntityManager, cards: { id: string; balanceCents: number }[]): Promise<void> {

@@ -168,11 +168,24 @@ export class SaleIngestService {
 
     const inserted = await this.dataSource.transaction(async (m) => {
       // The cards first, locked: an unknown card's sale is stored with its flag in the insert itself
-      // (an update of a third of a batch's fresh rows afterwards cost as much as the insert).
+      // (an update of a third of a batch's fresh rows afterwards cost as much as the insert), and so
+      // is a sale on a card that does not work at the selling machine: another tenant's machine must
+      // not spend a card by naming its ID (docs/security.md). One query for the whole batch.
       const cardIds = new Set<string>();
-      for (const r of rows.values()) if (r.kind === 'card' && r.cardId) cardIds.add(r.cardId);
-      const cards = new Map((await this.ledger.lockCards(m, [...cardIds])).map((c) => [c.cardId, c]));
-      for (const r of rows.values()) if (r.kind === 'card' && r.cardId && !cards.has(r.cardId)) r.flag = 'unknown_card';
+      const sellers = new Set<string>();
+      for (const r of rows.values()) {
+        if (r.kind !== 'card' || !r.cardId) continue;
+        cardIds.add(r.cardId);
+        sellers.add(r.espId);
+      }
+      const locked = await this.ledger.lockCards(m, [...cardIds], [...sellers]);
+      const cards = new Map(locked.map((c) => [c.cardId, c]));
+      for (const r of rows.values()) {
+        if (r.kind !== 'card' || !r.cardId) continue;
+        const card = cards.get(r.cardId);
+        if (!card) r.flag = 'unknown_card';
+        else if (!card.worksAt.has(r.espId)) r.flag = 'foreign_card';
+      }
       const inserted = await this.sales.insertBatch(m, [...rows.values()], this.config.timezone);
       await this.debitCards(m, inserted, cards);
       await this.sales.insertDeadLetters(m, deadLetters);
@@ -196,15 +209,16 @@ export class SaleIngestService {
   /**
    * CONTRACT section 3: a card sale spends the card's balance; a sale is never refused after the water
    * was dispensed, so an unknown card or an overdraft is stored and flagged, and an overdraft still
-   * debits (the balance goes negative) so that every balance equals the sum of its entries.
+   * debits (the balance goes negative) so that every balance equals the sum of its entries. A sale on
+   * a card that does not work at the selling machine (flagged `foreign_card`) debits nothing.
    */
   private async debitCards(m: EntityManager, inserted: InsertedSale[], cards: Map<string, LockedCard>): Promise<void> {
-    const flags: { saleId: string; flag: string }[] = [];
+    const flags: { saleId: string; flag: 'overdrawn' }[] = [];
     const entries = [];
     const debited = new Set<LockedCard>();
     for (const sale of inserted) {
       const card = sale.kind === 'card' && sale.cardId ? cards.get(sale.cardId) : undefined;
-      if (!card) continue;
+      if (!card || !card.worksAt.has(sale.espId)) continue;
       debited.add(card);
       const price = toCents(sale.price);
       if (card.balanceCents < price) flags.push({ saleId: sale.id, flag: 'overdrawn' });

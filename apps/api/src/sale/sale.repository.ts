@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SaleFlag } from '@wv/contracts';
 import { DataSource, EntityManager } from 'typeorm';
 
 export interface SaleRow {
@@ -12,8 +13,8 @@ export interface SaleRow {
   soldAt: Date;
   receivedAt: Date;
   source: 'mqtt' | 'rest';
-  /** `unknown_card` is known before the insert; `overdrawn` only after the debits (setFlags). */
-  flag?: 'unknown_card' | null;
+  /** `unknown_card` and `foreign_card` are known before the insert; `overdrawn` only after the debits (setFlags). */
+  flag?: Extract<SaleFlag, 'unknown_card' | 'foreign_card'> | null;
 }
 
 export interface InsertedSale {
@@ -104,7 +105,7 @@ export class SaleRepository {
     );
   }
 
-  async setFlags(m: EntityManager, flags: { saleId: string; flag: string }[]): Promise<void> {
+  async setFlags(m: EntityManager, flags: { saleId: string; flag: SaleFlag }[]): Promise<void> {
     if (flags.length === 0) return;
     await m.query(
       `UPDATE sales s SET flag = f.flag FROM unnest($1::bigint[], $2::text[]) AS f(id, flag) WHERE s.id = f.id`,

@@ -9,7 +9,13 @@ import { DomainEvents } from '../common/domain-events.js';
 import { isUniqueViolation } from '../common/pg-errors.js';
 import { hashPassword } from '../auth/password-hasher.js';
 import { DeviceRepository } from '../device/device.repository.js';
-import { assertNoConflicts, isReplayOf, lockUserId, type RegistrationFields } from './registration.js';
+import {
+  assertNoConflicts,
+  isReplayOf,
+  lockUserId,
+  uniformUserConflict,
+  type RegistrationFields,
+} from './registration.js';
 import type { Created } from './user.service.js';
 import { UserRepository } from './user.repository.js';
 
@@ -86,7 +92,8 @@ export class AttendantService {
         return { created: true, message: 'Attendant registered successfully' };
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(ErrorCode.UserConflict);
+      const clash = error instanceof AppError && error.code === ErrorCode.UserConflict;
+      if (clash || isUniqueViolation(error)) throw uniformUserConflict();
       throw error;
     }
   }

@@ -39,7 +39,10 @@ export async function isReplayOf(existing: UserEntity | null, fields: Registrati
   return true;
 }
 
-/** 409 naming what is taken: username, email or phone number of another active user. */
+/**
+ * 409 naming what is taken: the email or phone number of another active user. Precise for admins;
+ * attendant registrations by a manager answer every clash with uniformUserConflict instead.
+ */
 export async function assertNoConflicts(
   users: UserRepository,
   fields: RegistrationFields,
@@ -53,6 +56,20 @@ export async function assertNoConflicts(
     if (u.phoneNumber === fields.phoneNumber) taken.add('phone number');
   }
   throw new AppError(ErrorCode.UserConflict, `This ${[...taken].join(', ')} is already registered`);
+}
+
+/**
+ * The one answer a manager gets for any clash of an attendant registration: a `userId`, email or
+ * phone number already used by any user, theirs or another tenant's. The uniqueness rules stay, so a
+ * clash must be refused, but the answer names neither the field nor whose account holds it; with one
+ * sentence for every case a manager cannot tell another tenant's user id from an email or a phone
+ * number (docs/security.md). Admins, who may see every user, keep the precise answers.
+ */
+export function uniformUserConflict(): AppError {
+  return new AppError(
+    ErrorCode.UserConflict,
+    'These details cannot be used for a new account: an account with some of them already exists',
+  );
 }
 
 /** Serialises concurrent registrations of one userId inside the caller's transaction. */

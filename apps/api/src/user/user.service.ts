@@ -118,6 +118,10 @@ export class UserService {
         throw new AppError(ErrorCode.ValidationFailed, 'Attendants are assigned to a device by their manager');
       const device = await this.devices.findForUpdate(input.esp32Id, m);
       if (!device) throw new AppError(ErrorCode.DeviceNotFound);
+      // A manager may not learn which device IDs another tenant holds: for them a device owned by
+      // someone else answers as one that does not exist. Admins see every device, so theirs is precise.
+      if (device.ownerId && actor.role === 'manager' && device.ownerId !== actor.userId)
+        throw new AppError(ErrorCode.DeviceNotFound);
       if (device.ownerId) throw new AppError(ErrorCode.DeviceAlreadyOwned);
       await this.devices.update(input.esp32Id, { ownerId: input.userId, location: input.machine_location }, m);
       await this.audit.record(

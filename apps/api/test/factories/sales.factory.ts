@@ -1,6 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 
+/** One sale as a machine publishes it (device protocol): a coin sale of now unless overridden. */
+export function saleMessage(overrides: Record<string, unknown> = {}) {
+  return {
+    eventId: randomUUID(),
+    kind: 'coin',
+    price: 500,
+    volume: 10,
+    waterType: 'pure',
+    time: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
 export interface FixtureSale {
   espId: string;
   kind: 'coin' | 'card';

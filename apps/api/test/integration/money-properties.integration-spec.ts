@@ -67,10 +67,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 
 type Staff = Awaited<ReturnType<typeof createAttendant>> & { device: { espId: string; deviceKey: string } };
 
+/** One cent more, as a JSON number with 2 decimals (`x + 0.01` can carry floating-point noise). */
+const centMore = (amount: unknown) => (Math.round(Number(amount) * 100) + 1) / 100;
+
 /** The same call with another body: a retry that must be refused (422), or null for a call without body. */
 function altered(body: Record<string, unknown> | undefined): Record<string, unknown> | null {
-  if (body && 'amount' in body) return { ...body, amount: Number(body.amount) + 0.01 };
-  if (body && 'card_balance' in body) return { ...body, card_balance: Number(body.card_balance) + 0.01 };
+  if (body && 'amount' in body) return { ...body, amount: centMore(body.amount) };
+  if (body && 'card_balance' in body) return { ...body, card_balance: centMore(body.card_balance) };
   return null;
 }
 

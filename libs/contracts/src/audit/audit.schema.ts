@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateSchema, uuidSchema } from '../common/common.schema.js';
+import { isoDateSchema, isoDateTimeSchema, uuidSchema } from '../common/common.schema.js';
 
 export const AUDIT_ENTITIES = ['user', 'device', 'tariffs', 'wifi', 'card', 'float_request', 'float'] as const;
 
@@ -7,8 +7,8 @@ export const auditQuerySchema = z
   .object({
     actorId: uuidSchema.optional(),
     entity: z.enum(AUDIT_ENTITIES).optional(),
-    from: z.union([isoDateSchema, z.iso.datetime({ offset: true })]).optional(),
-    to: z.union([isoDateSchema, z.iso.datetime({ offset: true })]).optional(),
+    from: z.union([isoDateSchema, isoDateTimeSchema]).optional(),
+    to: z.union([isoDateSchema, isoDateTimeSchema]).optional(),
     page: z.coerce.number().int().min(1).default(1),
     limit: z.coerce.number().int().min(1).max(500).default(50),
   })

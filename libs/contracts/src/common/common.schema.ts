@@ -50,17 +50,41 @@ export const macAddressSchema = z
 
 export const uuidSchema = z.uuid('must be a UUID');
 
-/** Money: a JSON number (or numeric string) with at most 2 decimals. */
-export const moneySchema = z.coerce
+/** The largest amount a `numeric(14,2)` column holds: every money amount and balance is one. */
+export const MONEY_MAX = 999_999_999_999.99;
+
+/**
+ * True when `n` is written with at most `places` decimals. JSON numbers arrive as doubles, whose
+ * shortest round-trip text (ECMA-262 Number::toString) is the decimal the client sent; reading the
+ * digits there is exact where `n * 100` arithmetic is not (at 1e12 a double is off by more than 1e-6).
+ */
+export function hasAtMostDecimals(n: number, places: number): boolean {
+  const text = String(Math.abs(n));
+  if (!/^\d+(\.\d+)?$/.test(text)) return false; // exponent notation: below 1e-6 or above 1e21
+  const dot = text.indexOf('.');
+  return dot < 0 || text.length - dot - 1 <= places;
+}
+
+/**
+ * Money: a JSON number with at most 2 decimals, no larger than a balance column holds. Never coerced:
+ * `z.coerce.number` read `true` as 1, `[2]` as 2, "0x3" as 3 and "0b100" as 4.
+ */
+export const moneySchema = z
   .number({ error: 'must be a number' })
-  .finite('must be a finite number')
-  .refine((n) => Math.abs(n) < 1e12, 'is too large')
-  .refine(
-    (n) => Number.isInteger(Math.round(n * 100)) && Math.abs(n * 100 - Math.round(n * 100)) < 1e-6,
-    'has more than 2 decimals',
-  );
+  .refine((n) => Number.isFinite(n), 'must be a finite number')
+  .refine((n) => hasAtMostDecimals(n, 2), 'has more than 2 decimals')
+  .refine((n) => Math.abs(n) <= MONEY_MAX, 'is larger than 999999999999.99');
 
 export const positiveMoneySchema = moneySchema.refine((n) => n > 0, 'must be greater than 0');
+
+/**
+ * The calendar years a date filter may name. PostgreSQL has no year 0 (`0000-01-01` is out of range,
+ * where JavaScript's Date reads it as 1 BC), and no sale of this platform predates 2000; four digits
+ * keep `YYYY-MM-DD` strings ordered and the local-day arithmetic (the day after 9999-12-31) in range.
+ */
+export const DATE_MIN = '2000-01-01';
+export const DATE_MAX = '9999-12-31';
+const DATE_RANGE_MESSAGE = `must be between ${DATE_MIN} and ${DATE_MAX}`;
 
 /** A calendar date `YYYY-MM-DD` in APP_TIMEZONE. */
 export const isoDateSchema = z
@@ -69,7 +93,13 @@ export const isoDateSchema = z
   .refine(
     (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
     'is not a real calendar date',
-  );
+  )
+  .refine((s) => s >= DATE_MIN && s <= DATE_MAX, DATE_RANGE_MESSAGE);
+
+/** An instant, ISO 8601 with an offset or `Z`, whose written date lies in the same years as isoDateSchema. */
+export const isoDateTimeSchema = z.iso
+  .datetime({ offset: true })
+  .refine((s) => s.slice(0, 10) >= DATE_MIN && s.slice(0, 10) <= DATE_MAX, DATE_RANGE_MESSAGE);
 
 export const paginationQuerySchema = z
   .object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { moneySchema, positiveMoneySchema, uuidSchema } from '../common/common.schema.js';
 import { normalizePhone } from '../common/phone.js';
+import { saleFlagSchema } from '../sale/sale.schema.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
@@ -58,7 +59,7 @@ export const cardTransactionRowSchema = z.object({
   created_at: z.string(),
   card_type: z.string(),
   kind: z.enum(['load', 'top-up', 'sale']),
-  flag: z.enum(['unknown_card', 'overdrawn']).nullable(),
+  flag: saleFlagSchema.nullable(),
 });
 export type CardHistoryRow = z.infer<typeof cardTransactionRowSchema>;
 

@@ -6,6 +6,21 @@ export const WATER_TYPES = ['pure', 'fresh', 'cold'] as const;
 export const SALE_MAX_FUTURE_MS = 5 * 60_000;
 export const SALE_MAX_PAST_MS = 365 * 24 * 3600_000;
 
+/**
+ * Why a stored card sale is marked: `unknown_card` (no such card), `overdrawn` (it took the card below
+ * zero), `foreign_card` (the card belongs to another manager's machines, or to another unowned
+ * machine; the sale was not charged to it). A sale is never refused after the water was dispensed.
+ */
+export const SALE_FLAGS = ['unknown_card', 'overdrawn', 'foreign_card'] as const;
+export const saleFlagSchema = z.enum(SALE_FLAGS);
+export type SaleFlag = z.infer<typeof saleFlagSchema>;
+
+/**
+ * Price and volume as a machine sends them: JSON numbers only (never strings or booleans). Unlike the
+ * API's moneySchema, a value within floating-point noise of whole cents or millilitres is accepted as
+ * those (firmware computes prices in floating point), because a sale cannot be refused after the
+ * water was dispensed; the ingest stores it rounded to the column's decimals.
+ */
 const volumeSchema = z
   .number({ error: 'volume must be a number' })
   .finite()

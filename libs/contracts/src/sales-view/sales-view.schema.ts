@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { espIdSchema, isoDateSchema } from '../common/common.schema.js';
-import { WATER_TYPES } from '../sale/sale.schema.js';
+import { saleFlagSchema, WATER_TYPES } from '../sale/sale.schema.js';
 
 /** Seed section 9: rows per page options, default 10. */
 export const ROWS_PER_PAGE = [10, 25, 50, 100, 500, 1000] as const;
@@ -94,8 +94,8 @@ export const cardTransactionSchema = z.object({
   volume: z.number(),
   waterType: z.enum(WATER_TYPES),
   time: z.string(),
-  /** CONTRACT 3a: `null`, `unknown_card` or `overdrawn`. */
-  flag: z.enum(['unknown_card', 'overdrawn']).nullable(),
+  /** `null` or one of SALE_FLAGS. */
+  flag: saleFlagSchema.nullable(),
 });
 export type CardTransaction = z.infer<typeof cardTransactionSchema>;
 

@@ -7,7 +7,11 @@ import { useCardHistory } from '../api/get-card-history';
 import { fetchFailure } from './fetch-failure';
 
 const KIND_TEXT = { load: 'Load', 'top-up': 'Top-up', sale: 'Sale' } as const;
-const FLAG_TEXT = { unknown_card: 'Unknown card', overdrawn: 'Overdrawn' } as const;
+const FLAG_TEXT = {
+  unknown_card: 'Unknown card',
+  overdrawn: 'Overdrawn',
+  foreign_card: 'Used elsewhere, not charged',
+} as const;
 
 function HistoryTable({ rows }: { rows: CardHistoryRow[] }) {
   return (

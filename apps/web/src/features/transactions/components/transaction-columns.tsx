@@ -16,10 +16,11 @@ export interface Column<K extends TransactionKind> {
   cell: (row: TransactionRow<K>, sn: number) => XlsxCell;
 }
 
-const FLAG_TEXT = { unknown_card: 'Unknown card', overdrawn: 'Overdrawn' } as const;
+const FLAG_TEXT = { unknown_card: 'Unknown card', overdrawn: 'Overdrawn', foreign_card: 'Foreign card' } as const;
 const FLAG_HINT = {
   unknown_card: 'The machine sold to a card that is not registered; the sale is kept.',
   overdrawn: 'The sale took the card below zero; the sale is kept.',
+  foreign_card: 'The card is registered at another owner’s machines; the sale is kept, not charged to the card.',
 } as const;
 
 function CardIdCell({ row }: { row: CardTransaction }) {
