@@ -50,8 +50,13 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     const reason = redisError?.message ?? error.message;
     throw new ConfigError(`Cannot reach Redis at ${redactUrl(config.redisUrl)} (${reason}). Check REDIS_URL.`);
   });
+  // Checked before any other work, so that a refused start leaves nothing behind.
+  const redisWarning = await checkRedisDurability(redis, config).catch((error: Error) => {
+    redis.disconnect();
+    throw error;
+  });
 
-  if (!servesHttp) return startWorkerOnly(config, redis);
+  if (!servesHttp) return startWorkerOnly(config, redis, redisWarning);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, redis), {
     bodyParser: false,
     logger: new JsonLogger(config.logLevel),
@@ -63,13 +68,11 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   const dataSource = app.get(DataSource);
   await runMigrations(dataSource);
   await ensureFirstAdmin(config, app.get(UserRepository));
-  await warnAboutRedis(redis, logger);
+  if (redisWarning) logger.warn(redisWarning);
   if (config.jwt.generated)
     logger.warn('JWT_SECRET is not set: a random secret was generated, so sessions end when the program restarts');
 
-  SwaggerModule.setup('api/docs', app, buildOpenApiDocument() as unknown as OpenAPIObject, {
-    jsonDocumentUrl: 'api/docs/openapi.json',
-  });
+  serveApiDocs(app, config);
   const webDist = config.webDist;
   if (webDist && !serveWebApp(app.getHttpAdapter().getInstance(), webDist, config)) {
     logger.warn(`No built web app in ${webDist}: run npm run build`);
@@ -89,7 +92,10 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   started = true;
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  announce(config, `HTTP listening on http://localhost:${port} (API at /api, docs at /api/docs)`);
+  announce(
+    config,
+    `HTTP listening on http://localhost:${port} (API at /api${config.apiDocs ? ', docs at /api/docs' : ''})`,
+  );
   return { app, port, close: () => app.close() };
 }
 
@@ -97,6 +103,10 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
  * Security headers on every answer (helmet), a content security policy that fits the built web app
  * (its own scripts, inline style attributes from the chart library, WebSocket to itself), and CORS
  * only for the configured origins (none by default: the web app is served from the same origin).
+ *
+ * connect-src is 'self' alone: CSP Level 3 matches 'self' against ws: and wss: URLs of the page's own
+ * host and port (Chromium, Firefox and Safari 15.4+ do), which is all the live connection needs; the
+ * schemes `ws:` and `wss:` alone would let injected script send data to any host.
  */
 function applySecurityHeaders(app: NestExpressApplication, config: AppConfig): void {
   app.use(
@@ -108,7 +118,7 @@ function applySecurityHeaders(app: NestExpressApplication, config: AppConfig): v
           'script-src': ["'self'"],
           'style-src': ["'self'", "'unsafe-inline'"],
           'img-src': ["'self'", 'data:'],
-          'connect-src': ["'self'", 'ws:', 'wss:'],
+          'connect-src': ["'self'"],
           'frame-ancestors': ["'none'"],
           'upgrade-insecure-requests': null,
         },
@@ -127,10 +137,15 @@ function applySecurityHeaders(app: NestExpressApplication, config: AppConfig): v
 }
 
 /** APP_ROLES=worker: no HTTP server, only the queue workers. */
-async function startWorkerOnly(config: AppConfig, redis: import('ioredis').Redis): Promise<RunningApp> {
+async function startWorkerOnly(
+  config: AppConfig,
+  redis: import('ioredis').Redis,
+  redisWarning: string | undefined,
+): Promise<RunningApp> {
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, redis), {
     logger: new JsonLogger(config.logLevel),
   });
+  if (redisWarning) new Logger('Bootstrap').warn(redisWarning);
   await runMigrations(app.get(DataSource));
   await app.init();
   announce(config, 'Worker started (APP_ROLES=worker): processing the sales queue');
@@ -166,20 +181,46 @@ async function runMigrations(dataSource: DataSource): Promise<void> {
   }
 }
 
-/** CONTRACT section 4: production Redis runs with appendonly yes and noeviction; say so when not. */
-async function warnAboutRedis(redis: import('ioredis').Redis, logger: Logger): Promise<void> {
+/**
+ * The API's description (Swagger UI and the OpenAPI document). It maps every endpoint and field for
+ * whoever asks, so a production deployment serves it only when the operator sets API_DOCS=true.
+ */
+function serveApiDocs(app: NestExpressApplication, config: AppConfig): void {
+  if (!config.apiDocs) return;
+  SwaggerModule.setup('api/docs', app, buildOpenApiDocument() as unknown as OpenAPIObject, {
+    jsonDocumentUrl: 'api/docs/openapi.json',
+  });
+}
+
+/**
+ * CONTRACT section 4: a sale is acknowledged to its machine once it is queued in Redis, so Redis must
+ * keep it across a restart (appendonly yes) and under memory pressure (maxmemory-policy noeviction).
+ * With NODE_ENV=production a Redis that does not, or that will not say (CONFIG GET refused), stops the
+ * start unless ALLOW_VOLATILE_REDIS=true, which is then warned about; elsewhere it is a warning. Answers
+ * the warning, logged once the program's logger is in place.
+ */
+async function checkRedisDurability(redis: import('ioredis').Redis, config: AppConfig): Promise<string | undefined> {
+  const required = 'appendonly yes and maxmemory-policy noeviction';
+  let found: string;
   try {
-    const aof = (await redis.config('GET', 'appendonly')) as string[];
-    const policy = (await redis.config('GET', 'maxmemory-policy')) as string[];
-    if (aof[1] !== 'yes')
-      logger.warn('Redis runs without appendonly yes: queued sales could be lost if Redis restarts');
-    if (policy[1] !== 'noeviction')
-      logger.warn(`Redis maxmemory-policy is ${policy[1]}, not noeviction: queued sales could be evicted`);
+    const [, aof] = (await redis.config('GET', 'appendonly')) as string[];
+    const [, policy] = (await redis.config('GET', 'maxmemory-policy')) as string[];
+    if (aof === 'yes' && policy === 'noeviction') return undefined;
+    found = `it has appendonly ${aof ?? 'unknown'} and maxmemory-policy ${policy ?? 'unknown'}`;
   } catch {
-    logger.warn(
-      'Could not read the Redis configuration (CONFIG GET refused); make sure it has appendonly yes and noeviction',
+    found = 'it refused CONFIG GET, so neither could be checked';
+  }
+  const production = config.env === 'production';
+  if (production && !config.allowVolatileRedis) {
+    throw new ConfigError(
+      `Redis at ${redactUrl(config.redisUrl)} must run with ${required} when NODE_ENV=production (${found}): ` +
+        'queued sales could be lost. Configure Redis so, or set ALLOW_VOLATILE_REDIS=true to start anyway.',
     );
   }
+  return (
+    `${production ? 'ALLOW_VOLATILE_REDIS=true: starting on a Redis' : 'Redis runs'} without ${required} ` +
+    `(${found}): queued sales could be lost if Redis restarts or runs out of memory`
+  );
 }
 
 export function redactUrl(url: string): string {

@@ -8,6 +8,7 @@ import {
   type LoginResponse,
 } from '@wv/contracts';
 import type { Actor } from '../common/actor.js';
+import { DomainEvents } from '../common/domain-events.js';
 import { AppError } from '../common/app-error.js';
 import { UserRepository } from '../user/user.repository.js';
 import { LoginRateLimiter } from './login-rate-limiter.js';
@@ -22,41 +23,57 @@ export class AuthService {
     private readonly users: UserRepository,
     private readonly tokens: TokenService,
     private readonly limiter: LoginRateLimiter,
+    private readonly events: DomainEvents,
   ) {}
 
   /**
    * Changes the caller's password and ends every other session: tokens issued before this
-   * millisecond are refused, and the answer carries a token issued at it, so the caller stays signed in.
+   * millisecond are refused, live connections are closed, and the answer carries a token issued at it,
+   * so the caller stays signed in. Wrong current passwords are limited like sign-ins.
    */
   async changePassword(actor: Actor, input: ChangePasswordRequest): Promise<{ message: string; token: string }> {
     const user = await this.users.findById(actor.userId);
     if (!user || user.deletedAt) throw new AppError(ErrorCode.Unauthorized);
+    const attempt = await this.limiter.beginPasswordCheck(user.id);
     if (!(await verifyPassword(user.passwordHash, input.currentPassword)))
       throw new AppError(ErrorCode.WrongCurrentPassword);
+    await attempt.succeeded();
     const passwordHash = await hashPassword(input.newPassword);
     const validFrom = Date.now();
     await this.users.setPassword(user.id, passwordHash, new Date(validFrom));
+    // Open Socket.IO connections were authenticated once, at their handshake: end them too.
+    this.events.emit('user.password-changed', { userId: user.id });
     this.logger.log(`User ${user.id} changed their password; other sessions ended`);
     return { message: 'Password changed successfully', token: this.tokens.issue(user.id, user.role, validFrom) };
   }
 
   /** Sign in by email or phone (`+255…`, `255…` or `0…`); one answer for every failure. */
   async login(input: LoginRequest, address: string): Promise<LoginResponse> {
-    const identifier = input.identifier.trim();
-    await this.limiter.assertAllowed(identifier, address);
-    const phone = looksLikeEmail(identifier) ? null : normalizePhone(identifier);
-    const user = looksLikeEmail(identifier)
-      ? await this.users.findForLogin({ email: identifier })
-      : phone
-        ? await this.users.findForLogin({ phone })
+    const identifier = normalizeIdentifier(input.identifier);
+    const user = identifier.email
+      ? await this.users.findForLogin({ email: identifier.email })
+      : identifier.phone
+        ? await this.users.findForLogin({ phone: identifier.phone })
         : null;
+    const attempt = await this.limiter.beginLogin(user ? { userId: user.id } : { identifier: identifier.key }, address);
     const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
     if (!user || !valid) {
-      await this.limiter.recordFailure(identifier, address);
       this.logger.warn(`Failed sign-in from ${address}`);
       throw new AppError(ErrorCode.InvalidCredentials);
     }
-    await this.limiter.clearIdentifier(identifier);
+    await attempt.succeeded();
     return { token: this.tokens.issue(user.id, user.role) };
   }
+}
+
+/**
+ * One spelling per identifier: an email in lower case, a phone number in E.164, anything else in lower
+ * case without blanks. The lockout counts an identifier that names nobody under this form.
+ */
+function normalizeIdentifier(raw: string): { key: string; email?: string; phone?: string } {
+  const trimmed = raw.trim();
+  if (looksLikeEmail(trimmed)) return { key: trimmed.toLowerCase(), email: trimmed };
+  const phone = normalizePhone(trimmed);
+  if (phone) return { key: phone, phone };
+  return { key: trimmed.toLowerCase().replace(/\s+/g, '') };
 }

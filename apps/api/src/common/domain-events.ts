@@ -5,9 +5,9 @@ import type { InsertedSale } from '../sale/sale.repository.js';
 
 /** In-process domain events, emitted after the database commit that made them true. */
 export interface DomainEventMap {
-  'device.assigned': { macAddress: string; espId: string; deviceKey: string };
   'device.key-rotated': { espId: string };
   'user.removed': { userId: string };
+  'user.password-changed': { userId: string };
   'sales.committed': { sales: InsertedSale[] };
   'machine.status': { espId: string; online: boolean; lastSeen: string };
   'config.applied': { espId: string; version: number };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isDatabaseUnavailable, isUniqueViolation } from './pg-errors.js';
+import { isDatabaseUnavailable, isUniqueViolation, mustWaitForDatabase } from './pg-errors.js';
 
 describe('isDatabaseUnavailable', () => {
   it.each([
@@ -27,5 +27,31 @@ describe('isDatabaseUnavailable', () => {
 
   it('leaves unique violations to isUniqueViolation', () => {
     expect(isUniqueViolation({ driverError: { code: '23505' } })).toBe(true);
+  });
+});
+
+describe('mustWaitForDatabase', () => {
+  it.each([
+    ['a read-only database (a standby, default_transaction_read_only)', { code: '25006' }],
+    ['a full disk', { code: '53100', message: 'could not extend file' }],
+    ['too many connections', { code: '53300' }],
+    ['an administrator shutdown', { code: '57P01' }],
+    ['a server starting up', { code: '57P03' }],
+    ['a cancelled statement', { code: '57014', message: 'canceling statement due to statement timeout' }],
+    ['a connection exception', { code: '08006' }],
+    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })],
+    ['a TypeORM QueryFailedError on a read-only database', { message: 'query failed', driverError: { code: '25006' } }],
+  ])('is true for %s: the same work succeeds once the database is back', (_, error) => {
+    expect(mustWaitForDatabase(error)).toBe(true);
+  });
+
+  it.each([
+    ['a unique violation', { code: '23505' }],
+    ['a numeric overflow', { code: '22003' }],
+    ['a syntax error', { code: '42601' }],
+    ['a plain bug', new TypeError('x is undefined')],
+    ['nothing', undefined],
+  ])('is false for %s', (_, error) => {
+    expect(mustWaitForDatabase(error)).toBe(false);
   });
 });

@@ -37,3 +37,27 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * SQLSTATEs of a database that cannot take the work now for reasons of its own, beyond being out of
+ * reach: read-only (25006: a standby, or default_transaction_read_only), out of resources (class 53:
+ * disk full, out of memory, too many connections), shutting down or starting (57P01–57P03), or
+ * the statement cancelled by an operator or a timeout (57014).
+ */
+const WAIT_FOR_DATABASE_CODES = new Set(['25006', '57014', '57P01', '57P02', '57P03']);
+
+/**
+ * True when work failed because of the database's state, not because of the work: the same work will
+ * succeed unchanged once the database is back, so a queue should wait for it rather than spend the
+ * work's retry attempts (which would end in failed jobs however valid the data).
+ */
+export function mustWaitForDatabase(error: unknown): boolean {
+  if (isDatabaseUnavailable(error)) return true;
+  let e = error as { code?: unknown; driverError?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e && depth < 3; depth++) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (WAIT_FOR_DATABASE_CODES.has(code) || code.startsWith('53') || code.startsWith('08')) return true;
+    e = (e.driverError ?? e.cause) as typeof e;
+  }
+  return false;
+}

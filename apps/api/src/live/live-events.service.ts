@@ -46,6 +46,7 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
         this.live.emit([userRoom(attendantId), userRoom(managerId)], 'float.updated', event),
       ),
       this.events.on('user.removed', ({ userId }) => this.live.disconnectUser(userId)),
+      this.events.on('user.password-changed', ({ userId }) => this.live.disconnectUser(userId)),
     );
   }
 

@@ -83,7 +83,7 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
       }
     });
     this.io.use((socket: LiveSocket, next) => {
-      this.auth.authenticate(socket.handshake.auth?.token).then(
+      this.auth.authenticate(socket.handshake.auth?.token, socket.handshake.address).then(
         (session) => {
           socket.data.session = session;
           next();
@@ -124,7 +124,10 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
       .catch((error: Error) => this.logger.warn(`Live events not broadcast: ${error.message}`));
   }
 
-  /** A removed user's sessions end at once, in every process (CONTRACT 3a). */
+  /**
+   * A removed user's sessions, or those of a user who changed their password, end at once in every
+   * process (CONTRACT 3a): through the Redis adapter, the other api processes close theirs too.
+   */
   disconnectUser(userId: string): void {
     this.io?.in(userRoom(userId)).disconnectSockets(true);
   }

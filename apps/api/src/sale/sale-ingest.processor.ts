@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { isDatabaseUnavailable } from '../common/pg-errors.js';
+import { mustWaitForDatabase } from '../common/pg-errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { bullPrefix, createQueueConnection, SALES_QUEUE } from '../queue/queue-connection.js';
 import { SaleIngestQueue } from './sale-ingest.queue.js';
 import { SaleIngestService } from './sale-ingest.service.js';
 import type { SalesIngestJob } from './sale-ingest.types.js';
 
-/** How long the queue holds off while PostgreSQL cannot be reached, before a batch is tried again. */
+/** How long the queue holds off while PostgreSQL cannot take writes, before a batch is tried again. */
 const DATABASE_RETRY_MS = 1_000;
 const UNAVAILABLE_LOG_EVERY_MS = 10_000;
 
@@ -47,10 +47,12 @@ export class SaleIngestProcessor implements OnApplicationBootstrap, OnApplicatio
     try {
       await this.ingest.ingestBatch(job.data.messages, `job-${job.id}`);
     } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      // Not this batch's fault: hold the whole queue off for a second and put the job back without
-      // spending an attempt. With the exponential backoff instead, a long outage would leave the
-      // backlog waiting about as long again after PostgreSQL is back (and could use up the attempts).
+      if (!mustWaitForDatabase(error)) throw error;
+      // Not this batch's fault (down, read-only, out of resources, shutting down): hold the whole
+      // queue off for a second and put the job back without spending an attempt, for as long as it
+      // takes. These sales were acknowledged to their machines, which then forgot them: spending
+      // attempts would fail valid batches, and the exponential backoff would leave the backlog waiting
+      // about as long again after PostgreSQL is back.
       this.logUnavailable(error as Error);
       await this.queue.holdOff(DATABASE_RETRY_MS);
       throw Worker.RateLimitError();

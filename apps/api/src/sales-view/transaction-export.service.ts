@@ -5,28 +5,35 @@ import type { Actor } from '../common/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { TransactionRepository, type SaleKind } from './transaction.repository.js';
 import { TransactionService } from './transaction.service.js';
-import { streamXlsxExport } from './xlsx-export.runner.js';
+import { ExportAbandoned, ExportSlots, type ExportLimits } from './export-slots.js';
+import { cutWhenIdle, streamXlsxExport } from './xlsx-export.runner.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Each export holds a database connection and a worker thread for its whole length: bound them. */
-const MAX_CONCURRENT_EXPORTS = 4;
+const EXPORT_LIMITS: ExportLimits = { slots: 4, perAccount: 2, queue: 8, maxWaitMs: 60_000 };
 
 /**
  * Streams `table_data.xlsx` (CONTRACT 3a) from a server-side cursor with backpressure: the memory of
  * an export does not grow with its rows (see writeXlsxTable), and the spreadsheet is built off the
- * API's event loop (see streamXlsxExport).
+ * API's event loop (see streamXlsxExport). The slots are shared fairly between accounts (ExportSlots),
+ * and a download whose client stops reading is cut after EXPORT_IDLE_TIMEOUT_MS (cutWhenIdle), so
+ * that clients who never read cannot keep other tenants' exports waiting.
  */
 @Injectable()
 export class TransactionExportService {
   private readonly logger = new Logger(TransactionExportService.name);
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly slots = new ExportSlots(EXPORT_LIMITS);
 
   constructor(
     private readonly transactions: TransactionService,
     private readonly repository: TransactionRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** Exports running and waiting for a slot in this process. */
+  get load(): { running: number; waiting: number } {
+    return this.slots.stats;
+  }
 
   async stream(
     actor: Actor,
@@ -37,7 +44,22 @@ export class TransactionExportService {
   ): Promise<void> {
     // Scope first: a foreign machine is a normal 404 body, before any byte of the file.
     const filter = await this.transactions.filterFor(actor, machineId, kind, q);
-    await this.acquire();
+    const gone = new AbortController();
+    const onClose = () => gone.abort();
+    res.once('close', onClose);
+    if (res.destroyed) gone.abort();
+    let release: () => void;
+    try {
+      release = await this.slots.acquire(actor.userId, gone.signal);
+    } catch (error) {
+      if (error instanceof ExportAbandoned) return;
+      throw error;
+    } finally {
+      res.off('close', onClose);
+    }
+    const stopWatching = cutWhenIdle(res, this.config.exportIdleTimeoutMs, () =>
+      this.logger.warn(`Export of ${machineId} cut: its client took nothing for ${this.config.exportIdleTimeoutMs} ms`),
+    );
     try {
       if (res.destroyed) return; // gave up while waiting for a slot
       res.status(200);
@@ -56,22 +78,8 @@ export class TransactionExportService {
       this.logger.error(`Export of ${machineId} failed after it started: ${(error as Error).message}`);
       res.destroy(error as Error);
     } finally {
-      this.release();
+      stopWatching();
+      release();
     }
-  }
-
-  private async acquire(): Promise<void> {
-    if (this.running < MAX_CONCURRENT_EXPORTS) {
-      this.running++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-
-  /** Hands the slot straight to the next waiting export, if any. */
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
   }
 }

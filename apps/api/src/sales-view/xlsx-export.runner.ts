@@ -83,3 +83,35 @@ export async function streamXlsxExport(
     });
   });
 }
+
+/**
+ * Cuts `res` once its client has taken nothing for `idleMs` while bytes wait for it (the response
+ * needs a drain that does not come): a client that sends the request and never reads the body would
+ * otherwise hold its export's slot, database connection and worker for good. An export still
+ * preparing its first bytes is not idle. Answers a function that stops watching.
+ */
+export function cutWhenIdle(res: Response, idleMs: number, onCut: () => void): () => void {
+  let waitingSince: number | undefined;
+  const progressed = () => {
+    waitingSince = undefined;
+  };
+  const stop = () => {
+    clearInterval(timer);
+    res.off('drain', progressed);
+  };
+  const check = () => {
+    if (!res.writableNeedDrain) {
+      progressed();
+      return;
+    }
+    waitingSince ??= Date.now();
+    if (Date.now() - waitingSince < idleMs) return;
+    stop();
+    onCut();
+    res.destroy();
+  };
+  res.on('drain', progressed);
+  const timer = setInterval(check, Math.min(1_000, Math.max(25, Math.floor(idleMs / 4))));
+  timer.unref();
+  return stop;
+}
