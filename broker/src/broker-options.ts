@@ -16,6 +16,8 @@ export interface ResolvedBrokerOptions {
   saleFlushConcurrency: number;
   persistTimeout: number;
   connectionsPerSecondPerAddress: number;
+  authFailuresPerAddress: number;
+  authFailureWindowMs: number;
   id: string | undefined;
   logger: BrokerLogger;
 }
@@ -51,6 +53,8 @@ export function resolveBrokerOptions(options: BrokerOptions = {}): ResolvedBroke
       options.connectionsPerSecondPerAddress,
       100,
     ),
+    authFailuresPerAddress: positive('authFailuresPerAddress', options.authFailuresPerAddress, 20),
+    authFailureWindowMs: positive('authFailureWindowMs', options.authFailureWindowMs, 600_000, 1),
     id: options.id,
     logger: options.logger ?? silentLogger,
   };

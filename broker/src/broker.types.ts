@@ -35,12 +35,29 @@ export type DeviceMessage =
     }
   | { kind: 'hello'; mac: string; clientId: string; topic: string; payload: Buffer; receivedAt: Date };
 
+export type ProvisioningVerdict = boolean | 'identifier-rejected' | 'over-limit';
+
 /** Policy the API injects; the broker never touches the database itself. */
 export interface BrokerHooks {
   /** True when `key` is the current device key of `espId`. */
   authenticateMachine(espId: string, key: string): Promise<boolean>;
-  /** True when `password` is (or now becomes, on first sight) the pinned secret of this MAC. */
-  verifyProvisioningSecret(macTopicId: string, password: string): Promise<boolean>;
+  /**
+   * True when `key` was verified recently for `espId` and still holds, answered without any lookup.
+   * Asked instead of `authenticateMachine` while an address is refused for too many wrong keys, so
+   * that machines sharing that address keep connecting. Without it such an address is refused outright.
+   */
+  knownMachineKey?(espId: string, key: string): boolean;
+  /**
+   * True when `password` is (or now becomes, on first sight) the pinned secret of this MAC and the MAC
+   * may still provision; false refuses it as bad credentials. `identifier-rejected` refuses a client
+   * id that must not be used for provisioning (it names a machine); `over-limit` refuses a new MAC
+   * while announcements are capped or this address announced too many.
+   */
+  verifyProvisioningSecret(
+    macTopicId: string,
+    password: string,
+    connection: { remoteAddress?: string },
+  ): Promise<ProvisioningVerdict>;
   /** Makes a batch of sales durable; the devices get their PUBACKs only after this resolves. */
   persistSales(batch: SaleEnvelope[]): Promise<void>;
   onDeviceMessage?(message: DeviceMessage): void | Promise<void>;
@@ -71,6 +88,14 @@ export interface BrokerOptions {
   persistTimeout?: number;
   /** New connections accepted per second from one address; more are closed at once. 0 = no limit. Default 100. */
   connectionsPerSecondPerAddress?: number;
+  /**
+   * Wrong device keys answered per address and window; past it machine CONNECTs from that address get
+   * CONNACK 5 without a key lookup until the window ends (recently verified keys still connect through
+   * `knownMachineKey`). 0 = no limit. Default 20.
+   */
+  authFailuresPerAddress?: number;
+  /** Milliseconds of that window, counted from the first failure. Default 600 000 (10 minutes). */
+  authFailureWindowMs?: number;
   /** Aedes broker id (used in `$SYS` topics). Default: a random uuid. */
   id?: string;
   logger?: BrokerLogger;
@@ -90,7 +115,10 @@ export type RefusalReason =
   | 'topic-too-deep'
   | 'persist-failed'
   | 'shutting-down'
-  | 'connection-rate';
+  | 'connection-rate'
+  | 'auth-failure-limit'
+  | 'revoked'
+  | 'provisioning-limit';
 
 export interface BrokerStats {
   connections: { opened: number; accepted: number; current: number };
@@ -120,6 +148,12 @@ export interface WvBroker {
   /** A server-side publish: bypasses the device ACL. */
   publish(topic: string, payload: string | Uint8Array, options?: PublishOptions): Promise<void>;
   connectedClients(): ConnectedClient[];
+  /**
+   * Closes every session of machine `espId` on this broker (its key was rotated or the device removed),
+   * including connections still being authenticated; nothing more is delivered to them. Returns how
+   * many open sessions were closed.
+   */
+  disconnectMachine(espId: string): number;
   stats(): BrokerStats;
   /** Stops accepting, lets in-flight sales finish, closes clients; bounded by `drainTimeout`. */
   close(): Promise<void>;

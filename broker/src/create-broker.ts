@@ -62,6 +62,13 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
     isClosing: () => closing,
   };
 
+  // Revocation: a session of a revoked machine is closed, and so is one whose CONNECT began before the
+  // revocation and completes after it (its key may have been checked just before it was revoked).
+  let revocations = 0;
+  const revokedAt = new Map<string, number>();
+  const connectBegan = new WeakMap<Client, number>();
+  const preConnect = createPreConnect(ctx);
+
   const aedes = await Aedes.createBroker({
     id: opts.id,
     concurrency: opts.concurrency,
@@ -69,7 +76,10 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
     keepaliveLimit: opts.keepaliveLimit,
     drainTimeout: opts.drainTimeout,
     maxTopicLevels: opts.maxTopicLevels,
-    preConnect: createPreConnect(ctx),
+    preConnect: (client, packet, callback) => {
+      connectBegan.set(client, revocations);
+      preConnect(client, packet, callback);
+    },
     authenticate: createAuthenticate(ctx),
     authorizePublish: createAuthorizePublish(ctx),
     authorizeSubscribe: createAuthorizeSubscribe(ctx),
@@ -77,6 +87,27 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
   });
   const connected = new Map<Client, ConnectedClient>();
   wireBrokerEvents(aedes, ctx, connected);
+  // After wireBrokerEvents' listener, so that the client is in `connected` when this closes it.
+  aedes.on('clientReady', (client) => {
+    const identity = ctx.identities.get(client);
+    if (identity?.kind !== 'machine') return;
+    const revoked = revokedAt.get(identity.espId);
+    if (revoked !== undefined && revoked > (connectBegan.get(client) ?? 0)) closeRevoked(client, identity.espId);
+  });
+
+  function closeRevoked(client: Client, espId: string): void {
+    refuse(ctx, 'revoked', 'session closed: its device key was revoked', { clientId: client.id, espId });
+    client.close();
+    // Nothing more may reach the device, not even a delivery Aedes has already scheduled for it.
+    client.conn.destroy();
+  }
+
+  function disconnectMachine(espId: string): number {
+    revokedAt.set(espId, ++revocations);
+    const sessions = [...connected].filter(([, e]) => e.identity.kind === 'machine' && e.identity.espId === espId);
+    for (const [client] of sessions) closeRevoked(client, espId);
+    return sessions.length;
+  }
 
   const servers = new Map<Server, Promise<void>>();
   const streams = new Set<Duplex>();
@@ -178,6 +209,7 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
     attachWebSocket,
     publish,
     connectedClients: () => [...connected.values()],
+    disconnectMachine,
     stats: () => stats.snapshot({ pending: batcher.pendingCount, inFlight: batcher.inFlightCount }),
     close: () => (closed ??= shutdown()),
   };

@@ -7,6 +7,7 @@ export type {
   ConnectedClient,
   DeviceIdentity,
   DeviceMessage,
+  ProvisioningVerdict,
   PublishOptions,
   RefusalReason,
   SaleEnvelope,

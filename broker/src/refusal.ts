@@ -37,6 +37,9 @@ export const REFUSAL_REASONS: readonly RefusalReason[] = [
   'persist-failed',
   'shutting-down',
   'connection-rate',
+  'auth-failure-limit',
+  'revoked',
+  'provisioning-limit',
 ];
 
 /**

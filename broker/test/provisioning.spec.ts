@@ -29,7 +29,9 @@ describe('provisioning clients', () => {
     await broker.publish(buildAssignmentTopic(MAC), assignment, { qos: 1, retain: true });
 
     const device = await provisioningClient(MAC);
-    expect(hooks.verifyProvisioningSecret).toHaveBeenCalledWith(MAC, 'first-boot-secret');
+    expect(hooks.verifyProvisioningSecret).toHaveBeenCalledWith(MAC, 'first-boot-secret', {
+      remoteAddress: expect.any(String),
+    });
     const hello = JSON.stringify({ macAddress: 'A1:B2:C3:D4:E5:F6' });
     expect(await publishOutcome(device, buildHelloTopic(MAC), hello)).toBe('acked');
     await waitFor(() => hooks.onDeviceMessage.mock.calls.length === 1);
@@ -68,6 +70,26 @@ describe('provisioning clients', () => {
     await first.endAsync();
     await expect(provisioningClient(MAC, 'impostor')).rejects.toMatchObject({ code: 4 });
     expect(broker.stats().refusals['bad-credentials']).toBe(1);
+  });
+
+  it('is refused with CONNACK 2 when its client id is a connected machine, and the machine keeps its session', async () => {
+    const { hooks } = createFakeHooks({ authenticateMachine: async (espId, key) => espId === MAC && key === 'key' });
+    const broker = await harness.start({}, hooks);
+    const machine = await harness.connect({ clientId: MAC, username: MAC, password: 'key' });
+    await expect(provisioningClient(MAC)).rejects.toMatchObject({ code: 2 });
+    expect(broker.stats().refusals['identifier-rejected']).toBe(1);
+    expect(machine.connected).toBe(true);
+    expect(broker.connectedClients().map((c) => c.identity.kind)).toEqual(['machine']);
+  });
+
+  it('maps the API refusing the client id to CONNACK 2 and a limited announcement to CONNACK 3', async () => {
+    const verdicts = ['identifier-rejected', 'over-limit'] as const;
+    let call = 0;
+    const { hooks } = createFakeHooks({ verifyProvisioningSecret: async () => verdicts[call++]! });
+    const broker = await harness.start({}, hooks);
+    await expect(provisioningClient(MAC)).rejects.toMatchObject({ code: 2 });
+    await expect(provisioningClient(MAC)).rejects.toMatchObject({ code: 3 });
+    expect(broker.stats().refusals['provisioning-limit']).toBe(1);
   });
 
   it('is refused when its client id is not an upper-case MAC without separators', async () => {

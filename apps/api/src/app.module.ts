@@ -21,7 +21,10 @@ import { RouteInputInterceptor } from './common/route-input.interceptor.js';
 import type { AppConfig } from './config/app-config.js';
 import { dataSourceOptions } from './database/data-source-options.js';
 import { BrokerService } from './device-bridge/broker.service.js';
+import { ProvisioningService } from './device-bridge/provisioning.service.js';
 import { DeviceController } from './device/device.controller.js';
+import { MacAnnouncementPurger } from './device/mac-announcement.purger.js';
+import { MacAnnouncementService } from './device/mac-announcement.service.js';
 import { HealthController } from './health/health.controller.js';
 import { HealthService, MQTT_HEALTH, type MqttHealth } from './health/health.service.js';
 import { MachineConfigController } from './machine-config/machine-config.controller.js';
@@ -73,14 +76,17 @@ export class AppModule implements NestModule, OnApplicationShutdown {
       providers: [
         HealthService,
         RequestRateLimiter,
+        MacAnnouncementService,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: RouteInputInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         ...(roles.has('api') ? API_PROVIDERS : []),
         ...(roles.has('broker')
-          ? [BrokerService, { provide: MQTT_HEALTH, useExisting: BrokerService }]
+          ? [BrokerService, ProvisioningService, { provide: MQTT_HEALTH, useExisting: BrokerService }]
           : [{ provide: MQTT_HEALTH, useValue: noBroker }]),
-        ...(roles.has('worker') ? [SaleIngestService, SaleIngestProcessor, IdempotencyKeyPurger] : []),
+        ...(roles.has('worker')
+          ? [SaleIngestService, SaleIngestProcessor, IdempotencyKeyPurger, MacAnnouncementPurger]
+          : []),
       ],
     };
   }

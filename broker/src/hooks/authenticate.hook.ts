@@ -6,11 +6,13 @@
  * keyed by client id, so letting one machine pick another id would let it kick another machine's
  * session off, or keep two sessions of its own alive.
  * A provisioning client: username `provision`, client id = its MAC as 12 upper-case hex digits,
- * password = the secret it chose; the API pins the first secret seen per MAC.
+ * password = the secret it chose; the API pins the first secret seen per MAC, and only until the MAC
+ * is given an ESP ID. It never takes over a machine's session (see `refuseMachineTakeover`).
  */
 import type { Client, ConnectPacket } from 'aedes';
 import { espIdSchema, PROVISION_USERNAME } from '@wv/contracts';
-import type { DeviceIdentity } from '../broker.types.js';
+import { AuthFailureGuard } from '../auth-failure.guard.js';
+import type { DeviceIdentity, ProvisioningVerdict } from '../broker.types.js';
 import { ConnackCode, type RefusalError } from '../refusal.js';
 import { authorizeDevicePublish } from '../topic-acl.js';
 import { byteLength, errorMessage, refuse, remoteAddressOf, type BrokerContext } from './broker-context.js';
@@ -20,8 +22,9 @@ const MAC_CLIENT_ID = /^[0-9A-F]{12}$/;
 type AuthenticateDone = (error: RefusalError | null, success: boolean | null) => void;
 
 export function createAuthenticate(ctx: BrokerContext) {
+  const failures = new AuthFailureGuard(ctx.options.authFailuresPerAddress, ctx.options.authFailureWindowMs);
   return (client: Client, username: string | undefined, password: Buffer | undefined, done: AuthenticateDone) => {
-    identify(ctx, client, username, password).then(
+    identify(ctx, failures, client, username, password).then(
       (identity) => {
         ctx.identities.set(client, identity);
         done(null, true);
@@ -38,6 +41,7 @@ function isEspId(value: string): boolean {
 
 async function identify(
   ctx: BrokerContext,
+  failures: AuthFailureGuard,
   client: Client,
   username: string | undefined,
   password: Buffer | undefined,
@@ -86,17 +90,34 @@ async function identify(
     }
   }
 
-  let accepted: boolean;
+  // An address past its wrong-key limit is refused without a lookup; keys verified recently still pass.
+  const machine = identity.kind === 'machine' ? identity : undefined;
+  if (machine && failures.blocked(fields.remoteAddress) && !ctx.hooks.knownMachineKey?.(machine.espId, secret)) {
+    const message = 'too many wrong device keys from this address';
+    throw refuse(ctx, 'auth-failure-limit', message, fields, ConnackCode.NotAuthorized);
+  }
+
+  let accepted: ProvisioningVerdict;
   try {
     accepted =
       identity.kind === 'machine'
         ? await ctx.hooks.authenticateMachine(identity.espId, secret)
-        : await ctx.hooks.verifyProvisioningSecret(identity.mac, secret);
+        : await ctx.hooks.verifyProvisioningSecret(identity.mac, secret, { remoteAddress: fields.remoteAddress });
   } catch (error) {
     ctx.logger.error('authentication hook failed', { ...fields, error: errorMessage(error) });
     throw refuse(ctx, 'auth-unavailable', 'authentication unavailable', fields, ConnackCode.ServerUnavailable);
   }
+  if (accepted === 'identifier-rejected') {
+    const message = 'provisioning client id names a machine';
+    throw refuse(ctx, 'identifier-rejected', message, fields, ConnackCode.IdentifierRejected);
+  }
+  if (accepted === 'over-limit') {
+    // Server unavailable (MQTT 3.1.1 section 3.2.2.3): a real machine simply retries later.
+    const message = 'provisioning of new MAC addresses is limited';
+    throw refuse(ctx, 'provisioning-limit', message, fields, ConnackCode.ServerUnavailable);
+  }
   if (!accepted) {
+    if (identity.kind === 'machine') failures.recordFailure(fields.remoteAddress);
     throw refuse(
       ctx,
       'bad-credentials',
@@ -105,7 +126,23 @@ async function identify(
       ConnackCode.BadUsernameOrPassword,
     );
   }
+  if (identity.kind === 'provisioning') refuseMachineTakeover(ctx, fields);
   return identity;
+}
+
+/**
+ * MQTT gives a client id's session to the newest connection that uses it (MQTT 3.1.1 section 3.1.4).
+ * A provisioning client holds no device key, and its client id (12 upper-case hex digits) can also
+ * be an ESP ID: it must never be the connection that ends a machine's session. Checked last, after
+ * the API's own check, to leave the shortest gap before Aedes registers the client.
+ */
+function refuseMachineTakeover(ctx: BrokerContext, fields: { clientId: string } & Record<string, unknown>): void {
+  const current = ctx.sessions.get(fields.clientId);
+  const holder = current ? ctx.identities.get(current) : undefined;
+  if (holder?.kind === 'machine') {
+    const message = 'provisioning client id is a connected machine';
+    throw refuse(ctx, 'identifier-rejected', message, fields, ConnackCode.IdentifierRejected);
+  }
 }
 
 /** Keeps the CONNECT will for `authenticate`, which Aedes does not pass it. */

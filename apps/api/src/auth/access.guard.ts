@@ -2,11 +2,12 @@ import { timingSafeEqual } from 'node:crypto';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { Reflector } from '@nestjs/core';
-import { DEVICE_KEY_HEADER, ErrorCode, type Access, type RouteDef } from '@wv/contracts';
+import { DEVICE_KEY_HEADER, ErrorCode, type Access, type RouteDef, type TokenPayload } from '@wv/contracts';
 import { AppError } from '../common/app-error.js';
 import { ApiRequest, ROUTE_DEF } from '../common/route.decorator.js';
 import { DeviceKeyService } from '../device/device-key.service.js';
 import { UserRepository } from '../user/user.repository.js';
+import { CredentialFailureLimiter } from './credential-failure-limiter.js';
 import { RequestRateLimiter } from './request-rate-limiter.js';
 import { TokenService } from './token.service.js';
 
@@ -24,6 +25,7 @@ export class AccessGuard implements CanActivate {
     private readonly deviceKeys: DeviceKeyService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly rateLimiter: RequestRateLimiter,
+    private readonly failures: CredentialFailureLimiter,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -33,7 +35,13 @@ export class AccessGuard implements CanActivate {
     const req = ctx.switchToHttp().getRequest<ApiRequest>();
     const access: readonly Access[] = def.access;
 
-    const bearer = parseBearer(req.headers.authorization);
+    let bearer: string | undefined;
+    try {
+      bearer = parseBearer(req.headers.authorization);
+    } catch (error) {
+      await this.failures.recordBadToken(req.ip);
+      throw error;
+    }
     if (
       bearer !== undefined &&
       access.includes('metrics') &&
@@ -44,7 +52,7 @@ export class AccessGuard implements CanActivate {
       return true;
     }
     if (bearer !== undefined && access.some((a) => a !== 'public' && a !== 'device')) {
-      const actor = await this.authenticateUser(bearer);
+      const actor = await this.authenticateUser(bearer, req.ip);
       if (!access.includes(actor.role)) throw new AppError(ErrorCode.Forbidden);
       req.caller = { kind: 'user', actor };
       return true;
@@ -53,7 +61,8 @@ export class AccessGuard implements CanActivate {
     const deviceKey = req.headers[DEVICE_KEY_HEADER];
     if (access.includes('device') && typeof deviceKey === 'string') {
       const espId = String(req.params.espId ?? '');
-      if (!(await this.deviceKeys.verify(espId, deviceKey))) throw new AppError(ErrorCode.InvalidDeviceKey);
+      // A key verified recently costs no lookup, so it is not limited with the guessers of its address.
+      if (!this.deviceKeys.verifyKnown(espId, deviceKey)) await this.checkDeviceKey(espId, deviceKey, req.ip);
       await this.rateLimiter.consume(`device:${espId}`);
       req.caller = { kind: 'device', device: { espId } };
       return true;
@@ -71,8 +80,30 @@ export class AccessGuard implements CanActivate {
     throw new AppError(ErrorCode.Unauthorized);
   }
 
-  private async authenticateUser(token: string) {
-    const payload = this.tokens.verify(token);
+  /** Each device-key lookup takes one of the address's attempts; a key that holds gives it back. */
+  private async checkDeviceKey(espId: string, key: string, address: string | undefined): Promise<void> {
+    const attempt = await this.failures.beginDeviceKeyCheck(address);
+    let valid: boolean;
+    try {
+      valid = await this.deviceKeys.verify(espId, key);
+    } catch (error) {
+      await attempt.release(); // the database, not the key, failed
+      throw error;
+    }
+    if (!valid) throw new AppError(ErrorCode.InvalidDeviceKey);
+    await attempt.release();
+  }
+
+  private async authenticateUser(token: string, address: string | undefined) {
+    let payload: TokenPayload;
+    try {
+      payload = this.tokens.verify(token);
+    } catch (error) {
+      // Forged or malformed; an expired token was the server's own and is not a guess.
+      const forged = error instanceof AppError && error.code === ErrorCode.Unauthorized;
+      if (forged) await this.failures.recordBadToken(address);
+      throw error;
+    }
     const user = await this.users.findActiveForSession(payload.sub);
     if (!user || this.tokens.issuedBefore(payload, user.tokensValidAfter)) {
       throw new AppError(ErrorCode.Unauthorized);

@@ -16,11 +16,12 @@ export class RequestRateLimiter {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async consume(caller: string): Promise<void> {
+  /** Counts one request of `caller`; 429 past `limit` in this minute (default HTTP_RATE_LIMIT). */
+  async consume(caller: string, limit = this.config.httpRateLimit): Promise<void> {
     const window = Math.floor(Date.now() / 60_000);
     const key = `rate:${caller}:${window}`;
     const [[, count]] = (await this.redis.multi().incr(key).expire(key, 61).exec()) as [[null, number], unknown];
-    if (count > this.config.httpRateLimit) {
+    if (count > limit) {
       throw new AppError(ErrorCode.RateLimited, 'Too many requests; slow down and try again in a minute');
     }
   }

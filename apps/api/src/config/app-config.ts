@@ -75,6 +75,20 @@ const envSchema = z.object({
     .optional(),
   HTTP_RATE_LIMIT: z.coerce.number().int().min(1, 'HTTP_RATE_LIMIT must be at least 1').default(600),
   MQTT_CONNECT_RATE: z.coerce.number().int().min(1, 'MQTT_CONNECT_RATE must be at least 1').default(100),
+  /** Sales jobs waiting in the queue past which new sales are refused (back-pressure before Redis fills up). */
+  INGEST_MAX_BACKLOG: z.coerce.number().int().min(1, 'INGEST_MAX_BACKLOG must be at least 1').default(2_000_000),
+  /** Serve /api/docs; default: on outside production, off in production. */
+  API_DOCS: bool.optional(),
+  /** Production on a Redis without appendonly yes and noeviction: refused unless this is true. */
+  ALLOW_VOLATILE_REDIS: bool.default(false),
+  EXPORT_IDLE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100, 'EXPORT_IDLE_TIMEOUT_MS must be at least 100')
+    .max(3_600_000, 'EXPORT_IDLE_TIMEOUT_MS must be at most 3600000')
+    .default(30_000),
+  SALES_RETRY_ATTEMPTS: z.coerce.number().int().min(1, 'SALES_RETRY_ATTEMPTS must be at least 1').default(20),
+  SALES_RETRY_DELAY_MS: z.coerce.number().int().min(1, 'SALES_RETRY_DELAY_MS must be at least 1').default(200),
 });
 
 export interface AppConfig {
@@ -99,6 +113,16 @@ export interface AppConfig {
   httpRateLimit: number;
   /** MQTT connections per second per address. */
   mqttConnectRate: number;
+  /** Sales jobs waiting in the queue past which new sales are refused until the workers catch up. */
+  ingestMaxBacklog: number;
+  /** Whether /api/docs and its OpenAPI document are served. */
+  apiDocs: boolean;
+  /** Start in production on a Redis that may lose queued sales (warned about). */
+  allowVolatileRedis: boolean;
+  /** A streamed export whose client takes no byte for this long is cut and its slot freed. */
+  exportIdleTimeoutMs: number;
+  /** A sales batch that fails for a reason other than an unavailable database: tries and first backoff. */
+  salesRetry: { attempts: number; delayMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -135,6 +159,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     corsOrigins: e.CORS_ORIGIN ? e.CORS_ORIGIN.split(',').map((o) => o.trim()) : [],
     httpRateLimit: e.HTTP_RATE_LIMIT,
     mqttConnectRate: e.MQTT_CONNECT_RATE,
+    ingestMaxBacklog: e.INGEST_MAX_BACKLOG,
+    apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
+    allowVolatileRedis: e.ALLOW_VOLATILE_REDIS,
+    exportIdleTimeoutMs: e.EXPORT_IDLE_TIMEOUT_MS,
+    salesRetry: { attempts: e.SALES_RETRY_ATTEMPTS, delayMs: e.SALES_RETRY_DELAY_MS },
   };
 }
 

@@ -1,11 +1,13 @@
 import { DynamicModule, Global, Module, type Provider } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { AuditRepository } from '../audit/audit.repository.js';
+import { CredentialFailureLimiter } from '../auth/credential-failure-limiter.js';
 import { TokenService } from '../auth/token.service.js';
 import { DomainEvents } from '../common/domain-events.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeviceOutbox } from '../device-bridge/device-outbox.js';
 import { MachineStatusService } from '../device-bridge/machine-status.service.js';
+import { SessionRevocation } from '../device-bridge/session-revocation.js';
 import { DeviceKeyService } from '../device/device-key.service.js';
 import { DeviceRepository } from '../device/device.repository.js';
 import { DeviceService } from '../device/device.service.js';
@@ -23,9 +25,11 @@ import { UserRepository } from '../user/user.repository.js';
 const SHARED: Provider[] = [
   DomainEvents,
   TokenService,
+  CredentialFailureLimiter,
   UserRepository,
   DeviceRepository,
   DeviceKeyService,
+  SessionRevocation,
   DeviceService,
   DeviceOutbox,
   MachineConfigRepository,

@@ -1,24 +1,13 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { createBroker, type DeviceIdentity, type DeviceMessage, type SaleEnvelope, type WvBroker } from '@wv/broker';
-import {
-  buildAssignmentTopic,
-  configAckPayloadSchema,
-  helloPayloadSchema,
-  macAddressSchema,
-  macToTopicId,
-  normalizeMac,
-  parseTopic,
-  statusPayloadSchema,
-} from '@wv/contracts';
+import { configAckPayloadSchema, parseTopic, statusPayloadSchema } from '@wv/contracts';
 import { Redis } from 'ioredis';
 import { SHARED_COUNTERS } from '../observability/metrics.service.js';
 import { REDIS } from '../redis/redis.provider.js';
 import { APP_CONFIG, ConfigError, type AppConfig } from '../config/app-config.js';
 import { announce } from '../common/announce.js';
-import { DomainEvents } from '../common/domain-events.js';
 import { DeviceKeyService } from '../device/device-key.service.js';
-import { DeviceRepository } from '../device/device.repository.js';
 import type { MqttHealth } from '../health/health.service.js';
 import { MachineConfigService } from '../machine-config/machine-config.service.js';
 import { SaleIngestQueue } from '../sale/sale-ingest.queue.js';
@@ -26,6 +15,8 @@ import { payloadToText } from '../sale/sale-ingest.types.js';
 import { AckCoalescer } from './ack-coalescer.js';
 import { DeviceOutbox, outboxChannel, type OutboundMessage } from './device-outbox.js';
 import { MachineStatusService } from './machine-status.service.js';
+import { ProvisioningService } from './provisioning.service.js';
+import { parseRevocation, revocationChannel } from './session-revocation.js';
 
 /**
  * The broker role: runs the embedded Aedes broker (TCP on MQTT_PORT, WebSocket on MQTT_WS_PATH),
@@ -48,12 +39,11 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
     private readonly deviceKeys: DeviceKeyService,
-    private readonly devices: DeviceRepository,
+    private readonly provisioning: ProvisioningService,
     private readonly queue: SaleIngestQueue,
     private readonly status: MachineStatusService,
     private readonly machineConfig: MachineConfigService,
     private readonly outbox: DeviceOutbox,
-    private readonly events: DomainEvents,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
@@ -82,8 +72,9 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
       },
       {
         authenticateMachine: (espId, key) => this.deviceKeys.verify(espId, key),
-        verifyProvisioningSecret: (mac, password) =>
-          this.devices.pinProvisionSecret(normalizeMac(mac), DeviceKeyService.hash(password)),
+        knownMachineKey: (espId, key) => this.deviceKeys.verifyKnown(espId, key),
+        verifyProvisioningSecret: (mac, password, connection) =>
+          this.provisioning.verifySecret(mac, password, connection),
         persistSales: (batch) => this.persist(batch),
         onDeviceMessage: (message) => this.onDeviceMessage(message),
         onClientConnected: (identity) => this.onConnected(identity),
@@ -92,13 +83,6 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     );
     await this.status.markAllOffline();
     await this.listenOutbox();
-    this.events.on('device.assigned', ({ macAddress, espId, deviceKey }) =>
-      this.outbox.publish(
-        buildAssignmentTopic(macToTopicId(macAddress)),
-        { espId, deviceKey },
-        { qos: 1, retain: true },
-      ),
-    );
     try {
       this.port = await this.broker.listen(this.config.mqtt.port);
     } catch (error) {
@@ -130,18 +114,8 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async onDeviceMessage(message: DeviceMessage): Promise<void> {
+    if (message.kind === 'hello') return this.provisioning.onHello(message);
     const json = safeJson(message.payload);
-    if (message.kind === 'hello') {
-      const hello = helloPayloadSchema.safeParse(json);
-      const mac = macAddressSchema.safeParse(hello.success ? hello.data.macAddress : '');
-      // The MAC in the payload must be the client's own: a machine announces only itself.
-      if (!mac.success || macToTopicId(mac.data) !== message.mac) {
-        this.logger.warn(`Ignored a hello from ${message.clientId} whose MAC does not match its client id`);
-        return;
-      }
-      await this.devices.announce(mac.data, hello.success ? (hello.data.firmware ?? null) : null);
-      return;
-    }
     if (message.kind === 'status') {
       const status = statusPayloadSchema.safeParse(json);
       if (status.success) await this.status.set(message.espId, status.data.online, { firmware: status.data.firmware });
@@ -152,10 +126,16 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async onConnected(identity: DeviceIdentity): Promise<void> {
-    if (identity.kind !== 'machine') return;
+    if (identity.kind === 'provisioning') {
+      // Only the pinned client gets here: the assignment waiting in PostgreSQL goes out on this broker.
+      return this.provisioning.onProvisioningConnected(identity.mac, (topic, payload) =>
+        this.broker ? this.broker.publish(topic, payload, { qos: 1, retain: true }) : Promise.resolve(),
+      );
+    }
     this.connections.set(identity.espId, (this.connections.get(identity.espId) ?? 0) + 1);
     await this.status.set(identity.espId, true);
     await this.machineConfig.republish(identity.espId);
+    await this.provisioning.onMachineConnected(identity.espId);
   }
 
   private async onDisconnected(identity: DeviceIdentity): Promise<void> {
@@ -171,14 +151,25 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
 
   private async listenOutbox(): Promise<void> {
     this.subscriber = new Redis(this.config.redisUrl, { connectionName: 'wv-mqtt-outbox', maxRetriesPerRequest: null });
-    await this.subscriber.subscribe(outboxChannel(this.config));
-    this.subscriber.on('message', (_channel: string, raw: string) => {
+    // One connection for both channels keeps revocations in order with the publishes after them.
+    await this.subscriber.subscribe(outboxChannel(this.config), revocationChannel(this.config));
+    this.subscriber.on('message', (channel: string, raw: string) => {
+      if (channel === revocationChannel(this.config)) return this.endRevokedSessions(parseRevocation(raw));
       for (const message of JSON.parse(raw) as OutboundMessage[]) {
         const ack = message.qos === 1 && !message.retain && parseTopic(message.topic).kind === 'sales-ack';
         if (ack) this.acks.add(message.topic, (JSON.parse(message.payload) as { eventIds: string[] }).eventIds);
         else this.forward(message);
       }
     });
+  }
+
+  /** A rotated key: its sessions on this broker end before anything published after the rotation. */
+  private endRevokedSessions(espIds: string[]): void {
+    for (const espId of espIds) {
+      this.deviceKeys.forget(espId);
+      const closed = this.broker?.disconnectMachine(espId) ?? 0;
+      if (closed > 0) this.logger.log(`Closed ${closed} MQTT session(s) of ${espId}: its device key was revoked`);
+    }
   }
 
   private forward(message: OutboundMessage): void {

@@ -28,6 +28,12 @@ export class DeviceOutbox {
     await this.publishMany([{ topic, payload, ...opts }]);
   }
 
+  /** Deletes the retained message of `topic` on every broker: an empty retained publish (MQTT 3.1.1 section 3.3.1.3). */
+  async clearRetained(topic: string): Promise<void> {
+    const batch: OutboundMessage[] = [{ topic, payload: '', qos: 1, retain: true }];
+    await this.redis.publish(outboxChannel(this.config), JSON.stringify(batch));
+  }
+
   /** Many publishes in one Redis round trip (a worker acknowledges the sales of many machines at once). */
   async publishMany(messages: { topic: string; payload: unknown; qos: 0 | 1; retain: boolean }[]): Promise<void> {
     if (messages.length === 0) return;

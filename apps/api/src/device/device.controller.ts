@@ -1,16 +1,20 @@
-import { Controller } from '@nestjs/common';
+import { Controller, Ip } from '@nestjs/common';
 import { apiRoutes, type AnnounceRequest } from '@wv/contracts';
 import type { Actor } from '../common/actor.js';
 import { CurrentActor, Input, Route } from '../common/route.decorator.js';
 import { DeviceService } from './device.service.js';
+import { MacAnnouncementService } from './mac-announcement.service.js';
 
 @Controller()
 export class DeviceController {
-  constructor(private readonly devices: DeviceService) {}
+  constructor(
+    private readonly devices: DeviceService,
+    private readonly announcements: MacAnnouncementService,
+  ) {}
 
   @Route(apiRoutes.announce)
-  announce(@Input('body') body: AnnounceRequest) {
-    return this.devices.announce(body);
+  announce(@Input('body') body: AnnounceRequest, @Ip() ip: string) {
+    return this.announcements.announceOverRest(body, ip);
   }
 
   @Route(apiRoutes.macAddresses)

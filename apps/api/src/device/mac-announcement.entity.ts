@@ -21,4 +21,18 @@ export class MacAnnouncementEntity {
 
   @Column({ name: 'assigned_esp_id', type: 'text', nullable: true })
   assignedEspId!: string | null;
+
+  /**
+   * `mqtt`: a hello from the client holding the pinned secret; `rest`: POST /devices/announce (sticks,
+   * and then the key reaches the machine only through the admin); null: a provisioning connect without
+   * a hello, which pins the secret but is not listed for the admin.
+   */
+  @Column({ name: 'announced_via', type: 'text', nullable: true })
+  announcedVia!: AnnouncedVia | null;
+
+  /** The device key of an assignment awaiting MQTT delivery, sealed (see PendingKeySealer). */
+  @Column({ name: 'pending_device_key', type: 'text', nullable: true, select: false })
+  pendingDeviceKey!: string | null;
 }
+
+export type AnnouncedVia = 'mqtt' | 'rest';

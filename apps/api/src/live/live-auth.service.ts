@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ADMIN_ROOM, ErrorCode, machineRoom, userRoom } from '@wv/contracts';
 import type { Actor } from '../common/actor.js';
 import { AppError } from '../common/app-error.js';
+import { CredentialFailureLimiter } from '../auth/credential-failure-limiter.js';
 import { TokenService } from '../auth/token.service.js';
 import { DeviceRepository } from '../device/device.repository.js';
 import { UserRepository } from '../user/user.repository.js';
@@ -24,11 +25,24 @@ export class LiveAuthService {
     private readonly tokens: TokenService,
     private readonly users: UserRepository,
     private readonly devices: DeviceRepository,
+    private readonly failures: CredentialFailureLimiter,
   ) {}
 
-  async authenticate(token: unknown): Promise<LiveSession> {
+  /**
+   * A forged token counts against the address as it does over HTTP (docs/security.md, boundary A):
+   * the handshake is the same credential check reached by another door.
+   */
+  async authenticate(token: unknown, address?: string): Promise<LiveSession> {
     if (typeof token !== 'string' || token === '') throw new AppError(ErrorCode.Unauthorized);
-    const payload = this.tokens.verify(token);
+    let payload: ReturnType<TokenService['verify']>;
+    try {
+      payload = this.tokens.verify(token);
+    } catch (error) {
+      // An expired token was the server's own and is not a guess.
+      if (error instanceof AppError && error.code === ErrorCode.Unauthorized)
+        await this.failures.recordBadToken(address);
+      throw error;
+    }
     const user = await this.users.findActiveForSession(payload.sub);
     if (!user || this.tokens.issuedBefore(payload, user.tokensValidAfter)) {
       throw new AppError(ErrorCode.Unauthorized);

@@ -3,6 +3,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { bullPrefix, createQueueConnection, SALES_QUEUE } from '../queue/queue-connection.js';
+import { IngestBackpressure, parseMemoryInfo } from './ingest-backpressure.js';
 import type { RawSalesMessage, SalesIngestJob } from './sale-ingest.types.js';
 
 /** Messages per job: a worker writes one job as one multi-row insert. */
@@ -16,6 +17,7 @@ const MESSAGES_PER_JOB = 250;
 export class SaleIngestQueue implements OnModuleDestroy {
   private readonly queue: Queue<SalesIngestJob>;
   private readonly connection: Redis;
+  private readonly backpressure: IngestBackpressure;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.connection = createQueueConnection(config, 'sales-queue');
@@ -23,16 +25,24 @@ export class SaleIngestQueue implements OnModuleDestroy {
       connection: this.connection,
       prefix: bullPrefix(config),
       defaultJobOptions: {
-        attempts: 20,
-        backoff: { type: 'exponential', delay: 200 },
+        // Spent only by failures of the batch itself: an unavailable database holds the queue off
+        // without taking attempts (see SaleIngestProcessor).
+        attempts: config.salesRetry.attempts,
+        backoff: { type: 'exponential', delay: config.salesRetry.delayMs },
         removeOnComplete: { count: 1000 },
         removeOnFail: false,
       },
     });
+    this.backpressure = new IngestBackpressure(async () => {
+      const [backlog, info] = await Promise.all([this.depth(), this.connection.info('memory')]);
+      return { backlog, ...parseMemoryInfo(info) };
+    }, config.ingestMaxBacklog);
   }
 
+  /** Throws IngestBacklogFull (nothing queued) while the backlog or Redis memory is past its bound. */
   async enqueue(messages: RawSalesMessage[]): Promise<void> {
     if (messages.length === 0) return;
+    this.backpressure.assertOpen();
     const jobs = [];
     for (let i = 0; i < messages.length; i += MESSAGES_PER_JOB) {
       jobs.push({ name: 'batch', data: { messages: messages.slice(i, i + MESSAGES_PER_JOB) } });

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { buildConfigAckTopic, buildConfigTopic, buildSalesTopic, buildStatusTopic } from '@wv/contracts';
 import mqtt from 'mqtt';
 import { randomUUID } from 'node:crypto';
+import { Fleet } from '@wv/simulator';
 import { createManager, provisionDevice } from '../factories/fleet.factory.js';
 import { TestMachine, waitFor } from '../support/mqtt-machine.js';
 import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js';
@@ -285,4 +286,33 @@ describe('device bridge: MQTT and REST ingest', () => {
     expect(await waitFor(online, (d) => !d.online)).toMatchObject({ online: false, last_seen_at: expect.any(Date) });
     client.end(true);
   });
+
+  it('provisions the fleet simulator over MQTT: listed after its hello, online with the key the admin was shown', async () => {
+    const fleet = new Fleet({ url: `mqtt://127.0.0.1:${t.mqttPort}`, machines: 2, provision: true, rate: 0, seed: 11 });
+    try {
+      await fleet.start(10_000);
+      const macs = fleet.machines.map((m) => m.macAddress);
+      const listed = () =>
+        t.http.get<{ macAddress: string }[]>('/get_mac_addresses', { token: adminToken }).then((r) => r.body);
+      await waitFor(listed, (rows) => macs.every((mac) => rows.some((r) => r.macAddress === mac)));
+      const keys = new Map<string, string>();
+      for (const [i, macAddress] of macs.entries()) {
+        const espId = `SIM-PROV-${randomUUID().slice(0, 8)}-${i}`;
+        const res = await t.http.post<{ deviceKey: string }>(
+          '/assign_id',
+          { macAddress, espId },
+          { token: adminToken },
+        );
+        expect(res.status).toBe(201);
+        keys.set(espId, res.body.deviceKey);
+      }
+      await fleet.waitOnline(15_000);
+      for (const m of fleet.machines) expect(keys.get(m.espId!)).toBeDefined();
+      const sales = fleet.sell(2);
+      const stats = await fleet.drain(15_000);
+      expect(stats).toMatchObject({ generated: sales.length, acked: sales.length });
+    } finally {
+      await fleet.stop();
+    }
+  }, 60_000);
 });

@@ -3,6 +3,8 @@ import { UsernameNotUnique1763700050000 } from './1763700050000-username-not-uni
 import { DeviceBridge1763700100000 } from './1763700100000-device-bridge.js';
 import { SalesViews1763700200000 } from './1763700200000-sales-views.js';
 import { MoneyLedger1763700300000 } from './1763700300000-money-ledger.js';
+import { ProvisioningTrust1763700400000 } from './1763700400000-provisioning-trust.js';
+import { ForeignCardFlag1763700500000 } from './1763700500000-foreign-card-flag.js';
 
 /** Every migration, in order. The schema changes only through these (never `synchronize`). */
 export const migrations = [
@@ -11,4 +13,6 @@ export const migrations = [
   DeviceBridge1763700100000,
   SalesViews1763700200000,
   MoneyLedger1763700300000,
+  ProvisioningTrust1763700400000,
+  ForeignCardFlag1763700500000,
 ];
