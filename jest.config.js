@@ -17,11 +17,13 @@ const common = {
 };
 
 export default {
+  // Jest reads the timeout from the global configuration only (a project's own is ignored). Long
+  // tests (the fault suite, process restarts, floods) pass their own explicit timeouts.
+  testTimeout: 60_000,
   projects: [
     {
       ...common,
       displayName: 'unit',
-      testTimeout: 30_000,
       testMatch: [
         '<rootDir>/libs/*/src/**/*.spec.ts',
         '<rootDir>/broker/{src,test}/**/*.spec.ts',
@@ -31,7 +33,6 @@ export default {
     {
       ...common,
       displayName: 'integration',
-      testTimeout: 30_000,
       testMatch: [
         '<rootDir>/apps/api/test/integration/**/*.integration-spec.ts',
         '<rootDir>/apps/simulator/test/**/*.integration-spec.ts',
@@ -44,7 +45,6 @@ export default {
       // against the real program, one folder per boundary.
       ...common,
       displayName: 'abuse',
-      testTimeout: 120_000,
       testMatch: ['<rootDir>/apps/api/test/abuse/**/*.abuse-spec.ts'],
       globalSetup: '<rootDir>/apps/api/test/support/global-setup.mjs',
       globalTeardown: '<rootDir>/apps/api/test/support/global-teardown.mjs',
@@ -54,13 +54,11 @@ export default {
       // needs no global setup. `npm run soak` runs it long; `npm test` runs a short seeded version.
       ...common,
       displayName: 'soak',
-      testTimeout: 300_000,
       testMatch: ['<rootDir>/apps/api/test/soak/**/*.soak-spec.ts'],
     },
     {
       ...common,
       displayName: 'e2e',
-      testTimeout: 60_000,
       testMatch: ['<rootDir>/apps/web/e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/apps/api/test/support/global-setup.mjs',
       globalTeardown: '<rootDir>/apps/api/test/support/global-teardown.mjs',
