@@ -47,7 +47,7 @@ export default tseslint.config(
   },
   ...featureBoundaries,
   {
-    // Import boundaries (STYLE.md): libs/ and broker/ never import apps/.
+    // Import boundaries (docs/architecture.md, "Modules and conventions"): libs/ and broker/ never import apps/.
     files: ['libs/**/*.ts', 'broker/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -71,6 +71,41 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['@nestjs/*', 'typeorm', '**/apps/**', '@wv/api'], message: 'broker/ is framework-free.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The demo (apps/demo) uses the API only through its public entry, apps/api/src/index.ts, so that
+    // the API's modules may move freely. (no-restricted-imports is left to the blocks above.)
+    files: ['apps/demo/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/apps/api/**', '**/api/src/**', '@wv/api/*', '@wv/web', '@wv/demo'],
+              message: "The demo imports the API only as '@wv/api' (apps/api/src/index.ts).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Nothing imports the demo. A rule of its own, so that it adds to the boundaries above.
+    ignores: ['apps/demo/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@wv/demo', '@wv/demo/*', '**/apps/demo/**', '**/demo/src/**'],
+              message: 'Nothing imports the demo (apps/demo).',
+            },
           ],
         },
       ],

@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { AppModule } from './app.module.js';
 import { announce } from './common/announce.js';
 import { JsonLogger } from './observability/json-logger.js';
-import { ensureFirstAdmin } from './auth/first-admin.js';
+import { ensureFirstAdmin } from './user/first-admin.js';
 import { ConfigError, type AppConfig } from './config/app-config.js';
 import { ensureDatabase } from './database/ensure-database.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
@@ -193,8 +193,9 @@ function serveApiDocs(app: NestExpressApplication, config: AppConfig): void {
 }
 
 /**
- * CONTRACT section 4: a sale is acknowledged to its machine once it is queued in Redis, so Redis must
- * keep it across a restart (appendonly yes) and under memory pressure (maxmemory-policy noeviction).
+ * A sale is acknowledged to its machine once it is queued in Redis, so Redis must
+ * keep it across a restart (appendonly yes) and under memory pressure (maxmemory-policy noeviction)
+ * (docs/device-protocol.md, "Acknowledgements and durability"; docs/operations.md, "Redis and PostgreSQL settings").
  * With NODE_ENV=production a Redis that does not, or that will not say (CONFIG GET refused), stops the
  * start unless ALLOW_VOLATILE_REDIS=true, which is then warned about; elsewhere it is a warning. Answers
  * the warning, logged once the program's logger is in place.

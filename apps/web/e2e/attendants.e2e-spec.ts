@@ -40,7 +40,7 @@ describe('attendants: Create New Attendant, Remove Attendant and My Account', ()
   };
 
   it(
-    "Next needs first name, last name, company name and phone: 'Please fill in all required fields.'",
+    "Next needs first name, last name, username, company name and phone: 'Please fill in all required fields.'",
     async () => {
       const page = await asManager('/manager/attendant/register');
       await page.getByText('All fields are required except Email.').waitFor();
@@ -50,6 +50,7 @@ describe('attendants: Create New Attendant, Remove Attendant and My Account', ()
       await page.getByLabel('First Name').fill('Asha');
       await page.getByLabel('Last Name').fill('Juma');
       await page.getByLabel('Company Name').fill('Maji Safi');
+      await page.getByLabel('Username').fill('asha-juma');
       await page.getByRole('button', { name: 'Next' }).click();
       expect(await page.getByRole('alert').innerText()).toBe('Please fill in all required fields.');
       expect(await page.getByRole('heading', { name: 'Personal Info' }).isVisible()).toBe(true);
@@ -74,6 +75,7 @@ describe('attendants: Create New Attendant, Remove Attendant and My Account', ()
       await page.getByLabel('First Name').fill('Baraka');
       await page.getByLabel('Last Name').fill('Mushi');
       await page.getByLabel('Company Name').fill('Maji Safi');
+      await page.getByLabel('Username').fill(`baraka-${phone}`);
       await page.getByLabel('Phone Number').fill(phone);
       await page.getByLabel('Current Location').fill('Mwanza');
       await page.getByRole('button', { name: 'Next' }).click();
@@ -105,7 +107,7 @@ describe('attendants: Create New Attendant, Remove Attendant and My Account', ()
       const tile = page.getByRole('link', { name: new RegExp(device) });
       await tile.getByText('Attendant: Baraka Mushi').waitFor();
       expect(await tile.getAttribute('href')).toBe(`/device/${device}`);
-      // The device has the machine location given at registration (CONTRACT 3a).
+      // The device has the machine location given at registration (docs/rest-api.md, "Details").
       await tile.getByText('Ferry Terminal').waitFor();
       // The first device has nobody yet.
       await page
@@ -125,6 +127,7 @@ describe('attendants: Create New Attendant, Remove Attendant and My Account', ()
       await page.getByLabel('First Name').fill('Second');
       await page.getByLabel('Last Name').fill('Person');
       await page.getByLabel('Company Name').fill('Maji Safi');
+      await page.getByLabel('Username').fill(`second-${Date.now()}`);
       await page.getByLabel('Phone Number').fill(randomPhone());
       await page.getByLabel('Current Location').fill('Mwanza');
       await page.getByRole('button', { name: 'Next' }).click();

@@ -1,5 +1,5 @@
 /**
- * The audit trail never holds secrets (issue: audit trail): passwords (users' and Wi-Fi), password
+ * The audit trail never holds secrets (docs/security.md): passwords (users' and Wi-Fi), password
  * hashes, device keys and their hashes, tokens. Redacted by key name, at any depth, at the one place
  * audit rows are written, so that no caller can forget it.
  */

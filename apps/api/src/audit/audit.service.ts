@@ -26,7 +26,7 @@ export class AuditService {
   }
 }
 
-/** `from`/`to` as a date are business days in APP_TIMEZONE (CONTRACT section 1), both inclusive. */
+/** `from`/`to` as a date are business days in APP_TIMEZONE (docs/operations.md, "Configuration"), both inclusive. */
 function bound(value: string | undefined): AuditBound | undefined {
   if (!value) return undefined;
   return DAY.test(value) ? { date: value } : { instant: value };

@@ -6,9 +6,9 @@ import { DEVICE_KEY_HEADER, ErrorCode, type Access, type RouteDef, type TokenPay
 import { AppError } from '../common/app-error.js';
 import { ApiRequest, ROUTE_DEF } from '../common/route.decorator.js';
 import { DeviceKeyService } from '../device/device-key.service.js';
-import { UserRepository } from '../user/user.repository.js';
+import { UserAccounts } from '../user/user-accounts.js';
 import { CredentialFailureLimiter } from './credential-failure-limiter.js';
-import { RequestRateLimiter } from './request-rate-limiter.js';
+import { RequestRateLimiter } from '../rate-limit/request-rate-limiter.js';
 import { TokenService } from './token.service.js';
 
 /**
@@ -21,7 +21,7 @@ export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: TokenService,
-    private readonly users: UserRepository,
+    private readonly users: UserAccounts,
     private readonly deviceKeys: DeviceKeyService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly rateLimiter: RequestRateLimiter,

@@ -8,11 +8,11 @@ import {
   type LoginResponse,
 } from '@wv/contracts';
 import type { Actor } from '../common/actor.js';
-import { DomainEvents } from '../common/domain-events.js';
+import { DomainEvents } from '../events/domain-events.js';
 import { AppError } from '../common/app-error.js';
-import { UserRepository } from '../user/user.repository.js';
+import { UserAccounts } from '../user/user-accounts.js';
 import { LoginRateLimiter } from './login-rate-limiter.js';
-import { dummyPasswordHash, hashPassword, verifyPassword } from './password-hasher.js';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../user/password-hasher.js';
 import { TokenService } from './token.service.js';
 
 @Injectable()
@@ -20,7 +20,7 @@ export class AuthService {
   private readonly logger = new Logger(AuthService.name);
 
   constructor(
-    private readonly users: UserRepository,
+    private readonly users: UserAccounts,
     private readonly tokens: TokenService,
     private readonly limiter: LoginRateLimiter,
     private readonly events: DomainEvents,

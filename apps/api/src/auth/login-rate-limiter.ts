@@ -33,8 +33,8 @@ export interface PasswordAttempt {
 }
 
 /**
- * Password guessing limits, counted in Redis so every API process shares them (CONTRACT sections 2
- * and 3a): at most 10 failures in 15 minutes per account, per address, and per current-password check;
+ * Password guessing limits, counted in Redis so every API process shares them (docs/rest-api.md,
+ * "Conventions" and "Details"): at most 10 failures in 15 minutes per account, per address, and per current-password check;
  * while locked even the right password gets 429.
  *
  * Sign-ins count per account, not per identifier as typed: `+255…`, `0…`, `255…` with spaces or dashes

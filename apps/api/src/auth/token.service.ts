@@ -4,7 +4,7 @@ import { ErrorCode, TOKEN_TTL_SECONDS, tokenPayloadSchema, type Role, type Token
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { AppError } from '../common/app-error.js';
 
-/** HS256 JWTs carrying `sub`, `role`, `iat`, `exp` with `exp - iat` = 1200 (CONTRACT 3a). */
+/** HS256 JWTs carrying `sub`, `role`, `iat`, `exp` with `exp - iat` = 1200 (docs/rest-api.md, "Details"). */
 @Injectable()
 export class TokenService {
   private readonly jwt: JwtService;

@@ -3,7 +3,7 @@ import type { SaleFlag } from '@wv/contracts';
 import { DataSource, type EntityManager, type SelectQueryBuilder, type ObjectLiteral } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import { scopeDevices } from '../common/scope.js';
-import { centsToDecimal, toCents } from '../ledger/ledger.repository.js';
+import { centsToDecimal, toCents } from '../money/money.js';
 
 export interface NewCard {
   cardId: string;
@@ -64,7 +64,7 @@ export class CardRepository {
     return row?.espId ?? null;
   }
 
-  /** Uniqueness is system-wide (CONTRACT 3a), so this check is deliberately not scoped. */
+  /** Uniqueness is system-wide (docs/rest-api.md, "Details"), so this check is deliberately not scoped. */
   async cardIdTaken(m: EntityManager, cardId: string): Promise<boolean> {
     const rows = await m.query(`SELECT 1 FROM cards WHERE card_id = $1`, [cardId]);
     return rows.length > 0;

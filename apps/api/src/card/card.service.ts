@@ -11,23 +11,24 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import { AppError } from '../common/app-error.js';
-import { AuditRepository } from '../audit/audit.repository.js';
-import { DeviceRepository } from '../device/device.repository.js';
+import { AuditTrail } from '../audit/audit-trail.js';
+import { DeviceDirectory } from '../device/device-directory.js';
 import { IdempotencyService, type IdempotentCall } from '../ledger/idempotency.service.js';
-import { amountToCents, centsToAmount, LedgerRepository } from '../ledger/ledger.repository.js';
+import { LedgerService } from '../ledger/ledger.service.js';
+import { amountToCents, centsToAmount } from '../money/money.js';
 import { CardRepository, type StoredCard } from './card.repository.js';
 
 /**
- * Prepaid cards (CONTRACT section 3): an attendant registers a card at their device, loading its
+ * Prepaid cards (docs/rest-api.md, "Endpoints"): an attendant registers a card at their device, loading its
  * balance from their float, and tops it up from float; card sales debit it (sale ingest).
  */
 @Injectable()
 export class CardService {
   constructor(
     private readonly cards: CardRepository,
-    private readonly devices: DeviceRepository,
-    private readonly ledger: LedgerRepository,
-    private readonly audit: AuditRepository,
+    private readonly devices: DeviceDirectory,
+    private readonly ledger: LedgerService,
+    private readonly audit: AuditTrail,
     private readonly idempotency: IdempotencyService,
   ) {}
 
@@ -120,7 +121,7 @@ export class CardService {
     return Object.fromEntries(counts.map((c) => [c.espId, c.count]));
   }
 
-  /** CONTRACT section 3: a load or top-up spends the attendant's float, refused when it would go below 0. */
+  /** A load or top-up spends the attendant's float, refused when it would go below 0 (docs/rest-api.md, "Endpoints"). */
   private async spendFloat(m: EntityManager, actor: Actor, amount: number): Promise<number> {
     const after = await this.ledger.debitFloat(m, actor.userId, amount);
     if (after === null) throw new AppError(ErrorCode.InsufficientFloat);

@@ -2,7 +2,7 @@ import type { AppConfig } from '../config/app-config.js';
 
 /**
  * Start-up facts an operator needs at any LOG_LEVEL but `error` (the ports, especially with `0`,
- * which CONTRACT section 1 says are printed at start): one structured line each on stdout.
+ * which docs/operations.md, "Commands", says are printed at start): one structured line each on stdout.
  */
 export function announce(config: Pick<AppConfig, 'logLevel'>, message: string): void {
   if (config.logLevel === 'error') return;

@@ -1,6 +1,6 @@
 import { ErrorCode } from '@wv/contracts';
 
-/** Each stable code maps once to its HTTP status and default sentence (CONTRACT section 2). */
+/** Each stable code maps once to its HTTP status and default sentence (docs/rest-api.md, "Conventions"). */
 export const ERROR_CATALOG: Record<ErrorCode, { status: number; message: string }> = {
   ValidationFailed: { status: 400, message: 'The request is not valid' },
   MalformedJson: { status: 400, message: 'The request body is not valid JSON' },

@@ -14,7 +14,7 @@ const noBody = z.union([z.undefined(), z.object({}).strict()]);
 /**
  * Parses body, query and params with the route's zod schemas after access was granted (so an
  * anonymous caller gets 401, not a validation hint). Parts the route does not declare must be empty:
- * unknown fields are rejected (CONTRACT section 2).
+ * unknown fields are rejected (docs/rest-api.md, "Conventions").
  */
 @Injectable()
 export class RouteInputInterceptor implements NestInterceptor {
@@ -29,7 +29,7 @@ export class RouteInputInterceptor implements NestInterceptor {
       params: parse(def.params ?? nothing, { ...req.params }, 'params'),
       query: parse(def.query ?? nothing, { ...(req.query as object) }, 'query'),
       // Raw device data (sale ingest) is checked item by item, so that good sales of a mixed array are
-      // kept and bad ones dead-lettered with their reason (CONTRACT 3a).
+      // kept and bad ones dead-lettered with their reason (docs/rest-api.md, "Details").
       body: parse(def.body ?? noBody, emptyToUndefined(req.body), 'body', !(def.body instanceof z.ZodUnknown)),
     };
     return next.handle();

@@ -2,7 +2,7 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { Actor } from './actor.js';
 
 /**
- * The tenant rule for devices, in one place (CONTRACT section 2): an admin sees every device, a
+ * The tenant rule for devices, in one place (docs/rest-api.md, "Roles and scope"): an admin sees every device, a
  * manager the devices they own, an attendant the one device assigned to them. Every repository read
  * that returns devices or data hanging off a device goes through this.
  */

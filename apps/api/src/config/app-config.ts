@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
-/** The one place that reads `process.env` (STYLE.md). Everything else receives an AppConfig. */
+/** The one place that reads `process.env` (docs/architecture.md, "Modules and conventions"). Everything else receives an AppConfig. */
 const ROLE_NAMES = ['api', 'broker', 'worker'] as const;
 export type AppRole = (typeof ROLE_NAMES)[number];
 
@@ -76,7 +76,7 @@ const envSchema = z.object({
   HTTP_RATE_LIMIT: z.coerce.number().int().min(1, 'HTTP_RATE_LIMIT must be at least 1').default(600),
   MQTT_CONNECT_RATE: z.coerce.number().int().min(1, 'MQTT_CONNECT_RATE must be at least 1').default(100),
   /** Sales jobs waiting in the queue past which new sales are refused (back-pressure before Redis fills up). */
-  INGEST_MAX_BACKLOG: z.coerce.number().int().min(1, 'INGEST_MAX_BACKLOG must be at least 1').default(2_000_000),
+  INGEST_MAX_BACKLOG: z.coerce.number().int().min(1, 'INGEST_MAX_BACKLOG must be at least 1').default(100_000),
   /** Serve /api/docs; default: on outside production, off in production. */
   API_DOCS: bool.optional(),
   /** Production on a Redis without appendonly yes and noeviction: refused unless this is true. */

@@ -1,6 +1,6 @@
 import pg from 'pg';
 
-/** Creates the database named in the URL when it is missing (CONTRACT section 1). */
+/** Creates the database named in the URL when it is missing (docs/operations.md, "Configuration"). */
 export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));

@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { createBroker, type DeviceIdentity, type DeviceMessage, type SaleEnvelope, type WvBroker } from '@wv/broker';
 import { configAckPayloadSchema, parseTopic, statusPayloadSchema } from '@wv/contracts';
 import { Redis } from 'ioredis';
-import { SHARED_COUNTERS } from '../observability/metrics.service.js';
+import { SHARED_COUNTERS } from '../counters/shared-counters.js';
 import { REDIS } from '../redis/redis.provider.js';
 import { APP_CONFIG, ConfigError, type AppConfig } from '../config/app-config.js';
 import { announce } from '../common/announce.js';
@@ -13,7 +13,7 @@ import { MachineConfigService } from '../machine-config/machine-config.service.j
 import { SaleIngestQueue } from '../sale/sale-ingest.queue.js';
 import { payloadToText } from '../sale/sale-ingest.types.js';
 import { AckCoalescer } from './ack-coalescer.js';
-import { DeviceOutbox, outboxChannel, type OutboundMessage } from './device-outbox.js';
+import { DeviceOutbox, outboxChannel, type OutboundMessage } from '../device-outbox/device-outbox.js';
 import { MachineStatusService } from './machine-status.service.js';
 import { ProvisioningService } from './provisioning.service.js';
 import { parseRevocation, revocationChannel } from './session-revocation.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DomainEvents } from '../common/domain-events.js';
-import { returningRows } from '../database/returning-rows.js';
+import { DomainEvents } from '../events/domain-events.js';
+import { returningRows } from '../common/returning-rows.js';
 
 /** Online/offline and last-seen time of machines, kept in the database and emitted live. */
 @Injectable()

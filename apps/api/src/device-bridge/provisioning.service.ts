@@ -4,10 +4,10 @@ import { buildAssignmentTopic, helloPayloadSchema, macAddressSchema, macToTopicI
 import { timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeviceKeyService } from '../device/device-key.service.js';
-import { DeviceRepository, type ProvisioningState } from '../device/device.repository.js';
+import { ProvisioningRecords, type ProvisioningState } from '../device/provisioning-records.js';
 import { MacAnnouncementService, UNASSIGNED_MAC_CAP } from '../device/mac-announcement.service.js';
 import { PendingKeySealer } from '../device/pending-key-sealer.js';
-import { DeviceOutbox } from './device-outbox.js';
+import { DeviceOutbox } from '../device-outbox/device-outbox.js';
 
 /**
  * The broker side of provisioning (device protocol: `provision` clients, hello, assignment), with the
@@ -26,7 +26,7 @@ export class ProvisioningService {
   private readonly sealer: PendingKeySealer;
 
   constructor(
-    private readonly devices: DeviceRepository,
+    private readonly devices: ProvisioningRecords,
     private readonly announcements: MacAnnouncementService,
     private readonly outbox: DeviceOutbox,
     @Inject(APP_CONFIG) config: AppConfig,

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { DomainEvents } from '../common/domain-events.js';
+import { DomainEvents } from '../events/domain-events.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeviceKeyService } from '../device/device-key.service.js';
 import { REDIS } from '../redis/redis.provider.js';

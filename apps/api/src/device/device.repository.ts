@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import { scopeDevices } from '../common/scope.js';
-import { returningRows } from '../database/returning-rows.js';
+import { returningRows } from '../common/returning-rows.js';
 import { DeviceEntity } from './device.entity.js';
 import { MacAnnouncementEntity, type AnnouncedVia } from './mac-announcement.entity.js';
 

@@ -8,13 +8,13 @@ import {
   type RotateKeyResponse,
 } from '@wv/contracts';
 import { DataSource } from 'typeorm';
-import { AuditRepository } from '../audit/audit.repository.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import type { Actor } from '../common/actor.js';
 import { AppError } from '../common/app-error.js';
-import { DomainEvents } from '../common/domain-events.js';
+import { DomainEvents } from '../events/domain-events.js';
 import { isUniqueViolation } from '../common/pg-errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { DeviceOutbox } from '../device-bridge/device-outbox.js';
+import { DeviceOutbox } from '../device-outbox/device-outbox.js';
 import { DeviceKeyService } from './device-key.service.js';
 import { DeviceRepository } from './device.repository.js';
 import { PendingKeySealer } from './pending-key-sealer.js';
@@ -29,7 +29,7 @@ export class DeviceService {
     private readonly dataSource: DataSource,
     private readonly devices: DeviceRepository,
     private readonly events: DomainEvents,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditTrail,
     private readonly outbox: DeviceOutbox,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ErrorCode, macToTopicId, type AnnounceRequest } from '@wv/contracts';
-import { RequestRateLimiter } from '../auth/request-rate-limiter.js';
+import { RequestRateLimiter } from '../rate-limit/request-rate-limiter.js';
 import { AppError } from '../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeviceRepository } from './device.repository.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import { scopeAttendants } from '../common/scope.js';
-import { centsToDecimal, toCents } from '../ledger/ledger.repository.js';
+import { centsToDecimal, toCents } from '../money/money.js';
 
 export type FloatStatus = 'pending' | 'approved' | 'rejected';
 

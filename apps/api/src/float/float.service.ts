@@ -1,5 +1,4 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
 import {
   ErrorCode,
   type AssignFloatCommand,
@@ -12,10 +11,11 @@ import {
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import { AppError } from '../common/app-error.js';
-import { DomainEvents } from '../common/domain-events.js';
-import { AuditRepository } from '../audit/audit.repository.js';
+import { DomainEvents } from '../events/domain-events.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import { IdempotencyService, type IdempotentCall } from '../ledger/idempotency.service.js';
-import { amountToCents, centsToAmount, LedgerRepository } from '../ledger/ledger.repository.js';
+import { LedgerService } from '../ledger/ledger.service.js';
+import { amountToCents, centsToAmount } from '../money/money.js';
 import { AttendantService } from '../user/attendant.service.js';
 import { FloatRepository, type StoredFloatRequest } from './float.repository.js';
 
@@ -33,17 +33,16 @@ export class FloatService implements OnModuleInit {
 
   constructor(
     private readonly requests: FloatRepository,
-    private readonly ledger: LedgerRepository,
-    private readonly audit: AuditRepository,
+    private readonly ledger: LedgerService,
+    private readonly audit: AuditTrail,
     private readonly idempotency: IdempotencyService,
     private readonly events: DomainEvents,
-    private readonly moduleRef: ModuleRef,
+    private readonly attendants: AttendantService,
   ) {}
 
-  /** CONTRACT 3a: removing an attendant rejects their pending requests, in the removal's transaction. */
+  /** Removing an attendant (docs/rest-api.md, "Details") rejects their pending requests, in the removal's transaction. */
   onModuleInit(): void {
-    const attendants = this.moduleRef.get(AttendantService, { strict: false });
-    attendants.onRemoval((attendantId, m) => this.rejectAllOf(attendantId, m));
+    this.attendants.onRemoval((attendantId, m) => this.rejectAllOf(attendantId, m));
     this.events.on('user.removed', ({ userId }) => {
       for (const d of this.rejectedOnRemoval.get(userId) ?? []) this.events.emit('float.updated', d);
       this.rejectedOnRemoval.delete(userId);

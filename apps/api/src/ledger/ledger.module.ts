@@ -1,21 +1,20 @@
 import { Module } from '@nestjs/common';
-import { AuditController } from '../audit/audit.controller.js';
-import { AuditService } from '../audit/audit.service.js';
-import { CardController } from '../card/card.controller.js';
-import { CardRepository } from '../card/card.repository.js';
-import { CardService } from '../card/card.service.js';
-import { FloatController } from '../float/float.controller.js';
-import { FloatRepository } from '../float/float.repository.js';
-import { FloatService } from '../float/float.service.js';
+import { IdempotencyKeyPurger } from './idempotency-key.purger.js';
+import { IdempotencyRepository } from './idempotency.repository.js';
 import { IdempotencyService } from './idempotency.service.js';
+import { LedgerRepository } from './ledger.repository.js';
+import { LedgerService } from './ledger.service.js';
 
 /**
- * Cards and float: the money ledger, and the audit trail's reader. LedgerRepository, AuditRepository
- * and IdempotencyRepository live in CoreModule, since the sale ingest, the other domains and the
- * worker's key purge use them too.
+ * The money ledger (docs/decisions/0003-money-ledger.md) and the idempotency keys of money commands: cards,
+ * float and the sale ingest write their movements through it, in their own transactions.
  */
 @Module({
-  controllers: [CardController, FloatController, AuditController],
-  providers: [IdempotencyService, CardRepository, CardService, FloatRepository, FloatService, AuditService],
+  providers: [LedgerRepository, LedgerService, IdempotencyRepository, IdempotencyService],
+  exports: [LedgerService, IdempotencyService, IdempotencyRepository],
 })
 export class LedgerModule {}
+
+/** The purge of expired idempotency keys (worker role). */
+@Module({ imports: [LedgerModule], providers: [IdempotencyKeyPurger] })
+export class LedgerWorkerModule {}

@@ -4,8 +4,8 @@ import type { Actor } from '../common/actor.js';
 import { AppError } from '../common/app-error.js';
 import { CredentialFailureLimiter } from '../auth/credential-failure-limiter.js';
 import { TokenService } from '../auth/token.service.js';
-import { DeviceRepository } from '../device/device.repository.js';
-import { UserRepository } from '../user/user.repository.js';
+import { DeviceDirectory } from '../device/device-directory.js';
+import { UserAccounts } from '../user/user-accounts.js';
 
 export interface LiveSession {
   actor: Actor;
@@ -17,14 +17,14 @@ export interface LiveSession {
 /**
  * The Socket.IO handshake: the same checks as the HTTP AccessGuard (a valid, unexpired token of an
  * active user issued after their last password change or removal), then the rooms of the caller's
- * scope, from the same tenant rule as every query (DeviceRepository.listVisible → scopeDevices).
+ * scope, from the same tenant rule as every query (DeviceDirectory.listVisible → scopeDevices).
  */
 @Injectable()
 export class LiveAuthService {
   constructor(
     private readonly tokens: TokenService,
-    private readonly users: UserRepository,
-    private readonly devices: DeviceRepository,
+    private readonly users: UserAccounts,
+    private readonly devices: DeviceDirectory,
     private readonly failures: CredentialFailureLimiter,
   ) {}
 

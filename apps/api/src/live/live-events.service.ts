@@ -1,7 +1,6 @@
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ADMIN_ROOM, machineRoom, userRoom, type SaleEvent } from '@wv/contracts';
-import { DomainEvents } from '../common/domain-events.js';
-import type { InsertedSale } from '../sale/sale.repository.js';
+import { DomainEvents, type CommittedSale } from '../events/domain-events.js';
 import { LiveServerService } from './live-server.service.js';
 import { SummaryCoalescer } from './summary-coalescer.js';
 
@@ -10,7 +9,7 @@ const machineRooms = (espId: string) => [machineRoom(espId), ADMIN_ROOM];
 
 /**
  * Turns domain events, emitted after their commit in this process, into Socket.IO events
- * (CONTRACT section 5). Runs in every role: sales commit in workers, statuses in the broker.
+ * (docs/live-events.md, "Events"). Runs in every role: sales commit in workers, statuses in the broker.
  */
 @Injectable()
 export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -55,7 +54,7 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
   }
 }
 
-function toSaleEvent(sale: InsertedSale): SaleEvent {
+function toSaleEvent(sale: CommittedSale): SaleEvent {
   return {
     id: sale.id,
     machineId: sale.espId,

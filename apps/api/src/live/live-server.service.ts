@@ -22,7 +22,7 @@ export interface LiveEmit<E extends keyof ServerToClientEvents = keyof ServerToC
 }
 
 /**
- * The Socket.IO server (CONTRACT section 5). Events are emitted in whichever process ingested the sale
+ * The Socket.IO server (docs/live-events.md). Events are emitted in whichever process ingested the sale
  * or changed the state, so every process has a server on the Redis adapter: the api role attaches it
  * to the HTTP server and serves clients; other roles (worker, broker alone) hold a detached one whose
  * broadcasts reach the clients of the api processes through Redis.
@@ -126,7 +126,7 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
 
   /**
    * A removed user's sessions, or those of a user who changed their password, end at once in every
-   * process (CONTRACT 3a): through the Redis adapter, the other api processes close theirs too.
+   * process (docs/rest-api.md, "Details"): through the Redis adapter, the other api processes close theirs too.
    */
   disconnectUser(userId: string): void {
     this.io?.in(userRoom(userId)).disconnectSockets(true);
@@ -149,7 +149,7 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
   private onConnection(socket: LiveSocket): void {
     const { session } = socket.data;
     void socket.join(session.rooms);
-    // A token lives 20 minutes (CONTRACT 3a); so does a socket opened with it.
+    // A token lives 20 minutes (docs/rest-api.md, "Details"); so does a socket opened with it.
     const timer = setTimeout(() => socket.disconnect(true), Math.max(0, session.expiresAt - Date.now()));
     timer.unref();
     this.expiryTimers.set(socket.id, timer);

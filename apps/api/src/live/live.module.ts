@@ -1,4 +1,8 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
+import { DeviceModule } from '../device/device.module.js';
+import { EventsModule } from '../events/events.module.js';
+import { UserModule } from '../user/user.module.js';
 import { LiveAuthService } from './live-auth.service.js';
 import { LiveEventsService } from './live-events.service.js';
 import { LiveServerService } from './live-server.service.js';
@@ -6,5 +10,8 @@ import { LiveRepository } from './live.repository.js';
 import { SummaryCoalescer } from './summary-coalescer.js';
 
 /** The Socket.IO server: live sales, summaries, machine status, config and float events. */
-@Module({ providers: [LiveAuthService, LiveServerService, LiveRepository, SummaryCoalescer, LiveEventsService] })
+@Module({
+  imports: [AuthModule, DeviceModule, EventsModule, UserModule],
+  providers: [LiveAuthService, LiveServerService, LiveRepository, SummaryCoalescer, LiveEventsService],
+})
 export class LiveModule {}

@@ -6,7 +6,7 @@ import { LiveRepository } from './live.repository.js';
 export const SUMMARY_FLUSH_MS = 300;
 
 /**
- * Coalesces `summary` events (CONTRACT section 5): a committed batch only marks its (machine, local
+ * Coalesces `summary` events (docs/live-events.md, "Events"): a committed batch only marks its (machine, local
  * day) pairs dirty; every SUMMARY_FLUSH_MS the dirty pairs are read from the daily rollup in one query
  * and sent once each, so a machine selling ten times a second still costs browsers three events.
  * The figures are read after the commit, so they are the rollup's truth, never a running guess.

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { returningRows } from '../database/returning-rows.js';
+import { returningRows } from '../common/returning-rows.js';
 
 export interface StoredTariffs {
   cold: number;
@@ -50,7 +50,7 @@ export class MachineConfigRepository {
     );
   }
 
-  /** A new config version; only grows per machine (CONTRACT section 4). */
+  /** A new config version; only grows per machine (docs/device-protocol.md, "Configuration"). */
   async bumpVersion(m: EntityManager, espId: string): Promise<number> {
     const rows = await m.query(
       `UPDATE devices SET config_version = config_version + 1 WHERE esp_id = $1 RETURNING config_version`,

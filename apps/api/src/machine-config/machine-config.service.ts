@@ -12,11 +12,11 @@ import {
 } from '@wv/contracts';
 import { DataSource } from 'typeorm';
 import type { Actor, Caller } from '../common/actor.js';
-import { AuditRepository } from '../audit/audit.repository.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import { AppError } from '../common/app-error.js';
-import { DomainEvents } from '../common/domain-events.js';
-import { DeviceOutbox } from '../device-bridge/device-outbox.js';
-import { DeviceRepository } from '../device/device.repository.js';
+import { DomainEvents } from '../events/domain-events.js';
+import { DeviceOutbox } from '../device-outbox/device-outbox.js';
+import { DeviceDirectory } from '../device/device-directory.js';
 import { MachineConfigRepository } from './machine-config.repository.js';
 
 const NO_TARIFFS = { cold: 0, fresh: 0, coldCalb: 0, freshCalb: 0 };
@@ -32,10 +32,10 @@ export class MachineConfigService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly configs: MachineConfigRepository,
-    private readonly devices: DeviceRepository,
+    private readonly devices: DeviceDirectory,
     private readonly outbox: DeviceOutbox,
     private readonly events: DomainEvents,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** Owner manager, admin, or the machine itself (its key was checked for this espId by the guard). */

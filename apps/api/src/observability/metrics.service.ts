@@ -1,17 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { SHARED_COUNTERS } from '../counters/shared-counters.js';
 import { REDIS } from '../redis/redis.provider.js';
 import { SaleIngestQueue } from '../sale/sale-ingest.queue.js';
-
-/** Counters shared by every process of a deployment live in Redis (workers and API may run apart). */
-export const SHARED_COUNTERS = {
-  salesIngested: 'metrics:sales_ingested',
-  salesDuplicates: 'metrics:sales_duplicates',
-  deadLetters: 'metrics:dead_letters',
-  brokerRefusals: 'metrics:broker_refusals',
-  brokerConnected: 'metrics:broker_connected',
-} as const;
 
 /** Prometheus metrics for GET /api/metrics. */
 @Injectable()

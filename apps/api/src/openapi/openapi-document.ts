@@ -87,7 +87,7 @@ export function buildOpenApiDocument(): JsonSchema {
     info: {
       title: 'Water Vending Solutions API',
       version: '1.0.0',
-      description: 'REST API of the water vending platform (CONTRACT.md sections 2 and 3).',
+      description: 'REST API of the water vending platform (docs/rest-api.md).',
     },
     paths,
     components: {

@@ -2,13 +2,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { buildSalesAckTopic } from '@wv/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { DomainEvents } from '../common/domain-events.js';
-import { DeviceOutbox } from '../device-bridge/device-outbox.js';
-import { LedgerRepository, toCents, type LockedCard } from '../ledger/ledger.repository.js';
+import { DomainEvents } from '../events/domain-events.js';
+import { DeviceOutbox } from '../device-outbox/device-outbox.js';
+import { LedgerService, type LockedCard } from '../ledger/ledger.service.js';
+import { toCents } from '../money/money.js';
 import { parseSalesPayload } from './sale-parser.js';
 import { escapeNul } from '../common/json-limits.js';
 import type { Redis } from 'ioredis';
-import { SHARED_COUNTERS } from '../observability/metrics.service.js';
+import { SHARED_COUNTERS } from '../counters/shared-counters.js';
 import { REDIS } from '../redis/redis.provider.js';
 import type { RawSalesMessage } from './sale-ingest.types.js';
 import { SaleRepository, type DeadLetterInput, type InsertedSale, type SaleRow } from './sale.repository.js';
@@ -50,7 +51,7 @@ export class SaleIngestService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly sales: SaleRepository,
-    private readonly ledger: LedgerRepository,
+    private readonly ledger: LedgerService,
     private readonly outbox: DeviceOutbox,
     private readonly events: DomainEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -207,10 +208,11 @@ export class SaleIngestService {
   }
 
   /**
-   * CONTRACT section 3: a card sale spends the card's balance; a sale is never refused after the water
+   * A card sale spends the card's balance; a sale is never refused after the water
    * was dispensed, so an unknown card or an overdraft is stored and flagged, and an overdraft still
    * debits (the balance goes negative) so that every balance equals the sum of its entries. A sale on
-   * a card that does not work at the selling machine (flagged `foreign_card`) debits nothing.
+   * a card that does not work at the selling machine (flagged `foreign_card`) debits nothing
+   * (docs/rest-api.md, "Details"; docs/decisions/0003-money-ledger.md).
    */
   private async debitCards(m: EntityManager, inserted: InsertedSale[], cards: Map<string, LockedCard>): Promise<void> {
     const flags: { saleId: string; flag: 'overdrawn' }[] = [];

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SaleFlag } from '@wv/contracts';
 import { DataSource, EntityManager } from 'typeorm';
+import type { CommittedSale } from '../events/domain-events.js';
 
 export interface SaleRow {
   espId: string;
@@ -17,18 +18,8 @@ export interface SaleRow {
   flag?: Extract<SaleFlag, 'unknown_card' | 'foreign_card'> | null;
 }
 
-export interface InsertedSale {
-  id: string;
-  espId: string;
-  eventId: string;
-  kind: 'coin' | 'card';
-  price: string;
-  volume: string;
-  waterType: string;
-  cardId: string | null;
-  soldAt: Date;
-  localDate: string;
-}
+/** A sale as the insert returned it; the payload of the `sales.committed` domain event. */
+export type InsertedSale = CommittedSale;
 
 export interface DeadLetterInput {
   espId: string | null;

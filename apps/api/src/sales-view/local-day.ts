@@ -1,7 +1,7 @@
 /** Calendar days of the business (APP_TIMEZONE): every date of the sales views is one of these. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** Today in `timezone` as `YYYY-MM-DD` (CONTRACT 3a: a missing `date` means today there). */
+/** Today in `timezone` as `YYYY-MM-DD` (docs/rest-api.md, "Details": a missing `date` means today there). */
 export function todayIn(timezone: string, now = new Date()): string {
   let f = formatters.get(timezone);
   if (!f) {
@@ -17,7 +17,7 @@ export function monthOf(day: string): string {
   return `${day.slice(0, 7)}-01`;
 }
 
-/** Numeric text from PostgreSQL to a JSON number, at the edge; a missing number is 0 (seed section 9). */
+/** Numeric text from PostgreSQL to a JSON number, at the edge; a missing number is 0 (docs/web-app.md, "Screens"). */
 export function num(value: string | number | null | undefined): number {
   return value === null || value === undefined ? 0 : Number(value);
 }

@@ -3,7 +3,7 @@ import type ExcelJS from 'exceljs';
 import type { ExportRow, SaleKind } from './transaction.repository.js';
 import { escapeCell, type XlsxColumn } from './xlsx-table.writer.js';
 
-/** The seed's column titles (CONTRACT 3a); the last, Date, is a date cell. */
+/** The export's column titles (docs/rest-api.md, "Details"; docs/web-app.md, "Screens"); the last, Date, is a date cell. */
 export const EXPORT_COLUMNS: Record<SaleKind, XlsxColumn[]> = {
   card: CARD_EXPORT_COLUMNS.map((title, i) => ({
     title,

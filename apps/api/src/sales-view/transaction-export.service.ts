@@ -13,7 +13,7 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 const EXPORT_LIMITS: ExportLimits = { slots: 4, perAccount: 2, queue: 8, maxWaitMs: 60_000 };
 
 /**
- * Streams `table_data.xlsx` (CONTRACT 3a) from a server-side cursor with backpressure: the memory of
+ * Streams `table_data.xlsx` (docs/rest-api.md, "Details") from a server-side cursor with backpressure: the memory of
  * an export does not grow with its rows (see writeXlsxTable), and the spreadsheet is built off the
  * API's event loop (see streamXlsxExport). The slots are shared fairly between accounts (ExportSlots),
  * and a download whose client stops reading is cut after EXPORT_IDLE_TIMEOUT_MS (cutWhenIdle), so

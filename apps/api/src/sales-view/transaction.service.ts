@@ -10,7 +10,7 @@ import {
 } from '@wv/contracts';
 import type { Actor } from '../common/actor.js';
 import { AppError } from '../common/app-error.js';
-import { DeviceRepository } from '../device/device.repository.js';
+import { DeviceDirectory } from '../device/device-directory.js';
 import { num } from './local-day.js';
 import { TransactionRepository, type SaleKind, type TransactionFilter } from './transaction.repository.js';
 
@@ -20,7 +20,7 @@ type Filters = CardExportQuery | CoinExportQuery;
 @Injectable()
 export class TransactionService {
   constructor(
-    private readonly devices: DeviceRepository,
+    private readonly devices: DeviceDirectory,
     private readonly transactions: TransactionRepository,
   ) {}
 

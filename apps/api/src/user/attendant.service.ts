@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ErrorCode, type AttendantInfo, type AttendantRow, type RegisterAttendantCommand } from '@wv/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
-import { deviceChange, userCreated, userRemoved } from '../audit/audit-entries.js';
-import { AuditRepository } from '../audit/audit.repository.js';
+import { deviceChange, userCreated, userRemoved } from './user-audit-entries.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import { AppError } from '../common/app-error.js';
 import type { Actor } from '../common/actor.js';
-import { DomainEvents } from '../common/domain-events.js';
+import { DomainEvents } from '../events/domain-events.js';
 import { isUniqueViolation } from '../common/pg-errors.js';
-import { hashPassword } from '../auth/password-hasher.js';
-import { DeviceRepository } from '../device/device.repository.js';
+import { hashPassword } from './password-hasher.js';
+import { DeviceDirectory } from '../device/device-directory.js';
 import {
   assertNoConflicts,
   isReplayOf,
@@ -28,9 +28,9 @@ export class AttendantService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly users: UserRepository,
-    private readonly devices: DeviceRepository,
+    private readonly devices: DeviceDirectory,
     private readonly events: DomainEvents,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** Lets other domains (float requests) act in the same transaction as a removal. */
@@ -45,6 +45,7 @@ export class AttendantService {
   async register(actor: Actor, input: RegisterAttendantCommand): Promise<Created> {
     const fields: RegistrationFields = {
       ...input,
+      companyName: input.companyName ?? null,
       email: input.email ?? null,
       role: 'attendant',
       managerId: actor.userId,
@@ -71,6 +72,7 @@ export class AttendantService {
             firstName: input.firstName,
             lastName: input.lastName,
             username: input.username,
+            companyName: fields.companyName,
             email: fields.email,
             phoneNumber: input.phoneNumber,
             location: input.location,
@@ -79,7 +81,7 @@ export class AttendantService {
           },
           m,
         );
-        // CONTRACT 3a: the registration's machine_location updates the device's location.
+        // docs/rest-api.md, "Details": the registration's machine_location updates the device's location.
         await this.devices.update(device.espId, { attendantId: input.userId, location: input.machine_location }, m);
         await this.audit.record(
           m,

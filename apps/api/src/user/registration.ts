@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { ErrorCode, type Role } from '@wv/contracts';
 import { AppError } from '../common/app-error.js';
-import { verifyPassword } from '../auth/password-hasher.js';
+import { verifyPassword } from './password-hasher.js';
 import type { UserEntity } from './user.entity.js';
 import type { UserRepository } from './user.repository.js';
 
@@ -11,6 +11,8 @@ export interface RegistrationFields {
   firstName: string;
   lastName: string;
   username: string;
+  /** Attendants only: the company they work for (not unique). */
+  companyName: string | null;
   email: string | null;
   phoneNumber: string;
   location: string;
@@ -19,8 +21,8 @@ export interface RegistrationFields {
 }
 
 /**
- * CONTRACT 3a: registering the same `userId` with the same fields again answers 200 and changes
- * nothing; with other fields it is 409. Returns true for such a replay.
+ * docs/rest-api.md, "Details": registering the same `userId` with the same fields again answers 200
+ * and changes nothing; with other fields it is 409. Returns true for such a replay.
  */
 export async function isReplayOf(existing: UserEntity | null, fields: RegistrationFields): Promise<boolean> {
   if (!existing) return false;
@@ -30,6 +32,7 @@ export async function isReplayOf(existing: UserEntity | null, fields: Registrati
     existing.firstName === fields.firstName &&
     existing.lastName === fields.lastName &&
     existing.username === fields.username &&
+    (existing.companyName ?? null) === fields.companyName &&
     (existing.email ?? null) === fields.email &&
     existing.phoneNumber === fields.phoneNumber &&
     existing.location === fields.location &&
@@ -40,8 +43,9 @@ export async function isReplayOf(existing: UserEntity | null, fields: Registrati
 }
 
 /**
- * 409 naming what is taken: the email or phone number of another active user. Precise for admins;
- * attendant registrations by a manager answer every clash with uniformUserConflict instead.
+ * 409 naming what is taken: the email, phone number or username (case-insensitive) of another active
+ * user. Precise for admins; attendant registrations by a manager answer every clash with
+ * uniformUserConflict instead.
  */
 export async function assertNoConflicts(
   users: UserRepository,
@@ -54,16 +58,17 @@ export async function assertNoConflicts(
   for (const u of clashes) {
     if (fields.email && u.email?.toLowerCase() === fields.email.toLowerCase()) taken.add('email');
     if (u.phoneNumber === fields.phoneNumber) taken.add('phone number');
+    if (u.username.toLowerCase() === fields.username.toLowerCase()) taken.add('username');
   }
   throw new AppError(ErrorCode.UserConflict, `This ${[...taken].join(', ')} is already registered`);
 }
 
 /**
- * The one answer a manager gets for any clash of an attendant registration: a `userId`, email or
- * phone number already used by any user, theirs or another tenant's. The uniqueness rules stay, so a
- * clash must be refused, but the answer names neither the field nor whose account holds it; with one
- * sentence for every case a manager cannot tell another tenant's user id from an email or a phone
- * number (docs/security.md). Admins, who may see every user, keep the precise answers.
+ * The one answer a manager gets for any clash of an attendant registration: a `userId`, email, phone
+ * number or username already used by any user, theirs or another tenant's. The uniqueness rules stay,
+ * so a clash must be refused, but the answer names neither the field nor whose account holds it; with
+ * one sentence for every case a manager cannot tell another tenant's user id from an email, a phone
+ * number or a username (docs/security.md). Admins, who may see every user, keep the precise answers.
  */
 export function uniformUserConflict(): AppError {
   return new AppError(

@@ -11,7 +11,7 @@ import { CurrentActor, Input, Route } from '../common/route.decorator.js';
 import { AttendantService } from './attendant.service.js';
 import { UserService, type Created } from './user.service.js';
 
-/** A replayed registration answers 200 instead of 201 (CONTRACT 3a). */
+/** A replayed registration answers 200 instead of 201 (docs/rest-api.md, "Details"). */
 function answer(res: Response, result: Created) {
   if (!result.created) res.status(200);
   return { message: result.message };

@@ -15,8 +15,13 @@ export class UserEntity {
   @Column({ name: 'last_name', type: 'text' })
   lastName!: string;
 
+  /** Unique among active users, case-insensitive. */
   @Column({ type: 'text' })
   username!: string;
+
+  /** For attendants: the company they work for, which several attendants may share. */
+  @Column({ name: 'company_name', type: 'text', nullable: true })
+  companyName!: string | null;
 
   @Column({ type: 'text', nullable: true })
   email!: string | null;

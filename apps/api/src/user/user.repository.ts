@@ -4,7 +4,9 @@ import type { Actor } from '../common/actor.js';
 import { scopeAttendants } from '../common/scope.js';
 import { UserEntity } from './user.entity.js';
 
-export type NewUser = Omit<UserEntity, 'createdAt' | 'deletedAt' | 'tokensValidAfter'>;
+export type NewUser = Omit<UserEntity, 'createdAt' | 'deletedAt' | 'tokensValidAfter' | 'companyName'> & {
+  companyName?: string | null;
+};
 
 /** The only place that builds queries on users. */
 @Injectable()
@@ -44,19 +46,22 @@ export class UserRepository {
     return this.repo.createQueryBuilder('u').where('u.id = :id AND u.deleted_at IS NULL', { id }).getOne();
   }
 
-  /** Which of email and phone are already used by another active user (sign-in identifiers must be unique). */
+  /**
+   * Which active users already hold the candidate's email or phone number (the sign-in identifiers) or
+   * username (case-insensitive): each must be unique among active users.
+   */
   async findConflicts(
-    candidate: { id: string; email: string | null; phoneNumber: string },
+    candidate: { id: string; email: string | null; phoneNumber: string; username: string },
     manager: EntityManager = this.dataSource.manager,
   ): Promise<UserEntity[]> {
     return manager
       .getRepository(UserEntity)
       .createQueryBuilder('u')
       .where('u.deleted_at IS NULL AND u.id <> :id', { id: candidate.id })
-      .andWhere('(u.phone_number = :phone OR (:email::text IS NOT NULL AND lower(u.email) = lower(:email)))', {
-        phone: candidate.phoneNumber,
-        email: candidate.email,
-      })
+      .andWhere(
+        '(u.phone_number = :phone OR lower(u.username) = lower(:username) OR (:email::text IS NOT NULL AND lower(u.email) = lower(:email)))',
+        { phone: candidate.phoneNumber, username: candidate.username, email: candidate.email },
+      )
       .getMany();
   }
 

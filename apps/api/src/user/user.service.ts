@@ -8,13 +8,13 @@ import {
   type UserInfo,
 } from '@wv/contracts';
 import { DataSource } from 'typeorm';
-import { deviceChange, userCreated } from '../audit/audit-entries.js';
-import { AuditRepository } from '../audit/audit.repository.js';
+import { deviceChange, userCreated } from './user-audit-entries.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import { AppError } from '../common/app-error.js';
 import type { Actor } from '../common/actor.js';
 import { isUniqueViolation } from '../common/pg-errors.js';
-import { hashPassword } from '../auth/password-hasher.js';
-import { DeviceRepository } from '../device/device.repository.js';
+import { hashPassword } from './password-hasher.js';
+import { DeviceDirectory } from '../device/device-directory.js';
 import { assertNoConflicts, isReplayOf, lockUserId, type RegistrationFields } from './registration.js';
 import { UserRepository } from './user.repository.js';
 
@@ -25,8 +25,8 @@ export class UserService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly users: UserRepository,
-    private readonly devices: DeviceRepository,
-    private readonly audit: AuditRepository,
+    private readonly devices: DeviceDirectory,
+    private readonly audit: AuditTrail,
   ) {}
 
   async info(actor: Actor): Promise<UserInfo> {
@@ -61,7 +61,12 @@ export class UserService {
 
   /** POST /admin/register-user: a manager (or admin) who owns the chosen device. */
   async register(actor: Actor, input: RegisterUserCommand): Promise<Created> {
-    const fields: RegistrationFields = { ...input, role: input.role ?? 'manager', managerId: null };
+    const fields: RegistrationFields = {
+      ...input,
+      companyName: null,
+      role: input.role ?? 'manager',
+      managerId: null,
+    };
     const passwordHash = await hashPassword(input.password);
     return this.withUniqueGuard(() =>
       this.dataSource.transaction(async (m) => {
@@ -84,6 +89,7 @@ export class UserService {
             firstName: input.firstName,
             lastName: input.lastName,
             username: input.username,
+            companyName: null,
             email: input.email,
             phoneNumber: input.phoneNumber,
             location: input.location,

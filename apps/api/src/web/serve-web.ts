@@ -10,7 +10,7 @@ const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(
 
 /**
  * Serves the built web app at `/`; every other GET path that is not the API falls back to
- * index.html so that the app's router handles deep links (CONTRACT section 1). The page carries the
+ * index.html so that the app's router handles deep links (docs/operations.md, "Configuration"). The page carries the
  * server's APP_TIMEZONE and CURRENCY as meta tags, so one build fits every deployment (a meta tag,
  * not an inline script, keeps the content security policy strict).
  */

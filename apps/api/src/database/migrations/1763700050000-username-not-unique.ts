@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Usernames are not sign-in identifiers (email and phone are), and an attendant's username is their
- * company name (seed: "Company Name (stored as username)"): two attendants of one company share it.
+ * company name (docs/web-app.md, "Screens": "Company Name (stored as username)"): two attendants of one company share it.
  */
 export class UsernameNotUnique1763700050000 implements MigrationInterface {
   name = 'UsernameNotUnique1763700050000';

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Indexes the sales views need (issue: sales views).
+ * Indexes the sales views need (docs/rest-api.md, "Details").
  * - Transaction pages read rows through `sales_page_idx (esp_id, kind, sold_at DESC, id DESC)`; their
  *   totals and deep-page seeks are sums and running sums of one machine's daily counts.
  *   `sales_daily_count_idx` answers those from the index alone: the primary key (esp_id, day, kind)

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Float accounts, float requests, idempotency keys and the audit trail (issue: money ledger).
+ * Float accounts, float requests, idempotency keys and the audit trail (docs/decisions/0003-money-ledger.md).
  * Cards and ledger_entries exist since the device bridge; this adds the float side of the ledger and
  * the guarantees the application relies on, so that a bug cannot silently create or destroy money.
  */

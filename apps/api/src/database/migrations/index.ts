@@ -5,6 +5,7 @@ import { SalesViews1763700200000 } from './1763700200000-sales-views.js';
 import { MoneyLedger1763700300000 } from './1763700300000-money-ledger.js';
 import { ProvisioningTrust1763700400000 } from './1763700400000-provisioning-trust.js';
 import { ForeignCardFlag1763700500000 } from './1763700500000-foreign-card-flag.js';
+import { UniqueUsernames1763700600000 } from './1763700600000-unique-usernames.js';
 
 /** Every migration, in order. The schema changes only through these (never `synchronize`). */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   MoneyLedger1763700300000,
   ProvisioningTrust1763700400000,
   ForeignCardFlag1763700500000,
+  UniqueUsernames1763700600000,
 ];

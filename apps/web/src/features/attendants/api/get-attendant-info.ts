@@ -8,5 +8,5 @@ export const getAttendantInfo = (esp32Id: string) => callApi(apiRoutes.attendant
 export const getAttendantInfoQueryOptions = (esp32Id: string) =>
   queryOptions({ queryKey: queryKeys.attendantInfo(esp32Id), queryFn: () => getAttendantInfo(esp32Id) });
 
-/** GET /attendant/{esp32Id}/info: a non-OK answer means no attendant is assigned (seed section 7). */
+/** GET /attendant/{esp32Id}/info: a non-OK answer means no attendant is assigned (docs/web-app.md, "Behaviour"). */
 export const useAttendantInfo = (esp32Id: string) => useQuery(getAttendantInfoQueryOptions(esp32Id));

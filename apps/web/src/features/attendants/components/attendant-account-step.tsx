@@ -11,7 +11,7 @@ interface AttendantAccountStepProps {
   onRegister: () => void;
 }
 
-/** Create New Attendant, step 2: the device (not browser-required, so the seed's message shows). */
+/** Create New Attendant, step 2: the device (not browser-required, so the form's own message shows). */
 export function AttendantAccountStep({ bind, deviceIds, busy, onBack, onRegister }: AttendantAccountStepProps) {
   return (
     <AccountStep

@@ -3,11 +3,15 @@ import { EMPTY_REGISTRATION_FIELDS } from '@/lib/registration';
 
 type Request = Required<RegisterAttendantRequest>;
 
-/** Step 1; `username` is shown as Company Name, `email` is optional (empty is sent as absent). */
+/**
+ * Step 1. The username is the attendant's own (unique); the company name is stored apart from it, so
+ * that several attendants may share one. `email` is optional (empty is sent as absent).
+ */
 export type AttendantPersonalFields = Pick<
   Request,
   'firstName' | 'lastName' | 'username' | 'phoneNumber' | 'location'
 > & {
+  companyName: string;
   email: string;
 };
 export type AttendantAccountFields = Pick<Request, 'esp32Id' | 'machine_location' | 'password'> & {
@@ -15,15 +19,16 @@ export type AttendantAccountFields = Pick<Request, 'esp32Id' | 'machine_location
 };
 export type AttendantFields = AttendantPersonalFields & AttendantAccountFields;
 
-export const EMPTY_ATTENDANT: AttendantFields = EMPTY_REGISTRATION_FIELDS;
+export const EMPTY_ATTENDANT: AttendantFields = { ...EMPTY_REGISTRATION_FIELDS, companyName: '' };
 
-/** Seed section 4: Next works only when first name, last name, company name and phone are filled. */
+/** Next works only when first name, last name, username, company name and phone are filled. */
 export function personalProblem(fields: AttendantPersonalFields): string | null {
-  const filled = [fields.firstName, fields.lastName, fields.username, fields.phoneNumber].every((v) => v.trim());
+  const required = [fields.firstName, fields.lastName, fields.username, fields.companyName, fields.phoneNumber];
+  const filled = required.every((v) => v.trim());
   return filled ? null : 'Please fill in all required fields.';
 }
 
 export function toRegisterAttendantRequest(userId: string, fields: AttendantFields): RegisterAttendantRequest {
-  const { confirmPassword: _confirm, email, ...rest } = fields;
-  return { userId, ...rest, ...(email.trim() ? { email: email.trim() } : {}) };
+  const { confirmPassword: _confirm, email, companyName, ...rest } = fields;
+  return { userId, ...rest, companyName: companyName.trim(), ...(email.trim() ? { email: email.trim() } : {}) };
 }

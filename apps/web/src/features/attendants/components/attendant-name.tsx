@@ -1,6 +1,6 @@
 import { useAttendantInfo } from '../api/get-attendant-info';
 
-/** 'Attendant: First Last', or 'Attendant: Not Assigned' when the server answers non-OK (seed). */
+/** 'Attendant: First Last', or 'Attendant: Not Assigned' when the server answers non-OK. */
 export function AttendantName({ esp32Id }: { esp32Id: string }) {
   const info = useAttendantInfo(esp32Id);
   const name = info.data ? `${info.data.firstName} ${info.data.lastName}` : info.isError ? 'Not Assigned' : '…';

@@ -6,14 +6,14 @@ import type { AttendantPersonalFields } from './attendant-fields';
 
 interface AttendantPersonalStepProps {
   bind: BindField<keyof AttendantPersonalFields>;
-  /** The seed's check; false when required fields are missing (the wizard shows the message). */
+  /** The required-fields check; false when required fields are missing (the wizard shows the message). */
   validate: () => boolean;
   onNext: () => void;
 }
 
 /**
- * Create New Attendant, step 1. The browser does not block Next: the wizard checks the four fields the
- * seed names and shows 'Please fill in all required fields.'; then the form's own rules (Current
+ * Create New Attendant, step 1. The browser does not block Next: the wizard checks the five required
+ * fields and shows 'Please fill in all required fields.'; then the form's own rules (Current
  * Location is required, the email must look like one) are reported by the browser.
  */
 export function AttendantPersonalStep({ bind, validate, onNext }: AttendantPersonalStepProps) {
@@ -28,7 +28,8 @@ export function AttendantPersonalStep({ bind, validate, onNext }: AttendantPerso
       <div className="form-grid">
         <TextField label="First Name" required autoComplete="off" {...bind('firstName')} />
         <TextField label="Last Name" required autoComplete="off" {...bind('lastName')} />
-        <TextField label="Company Name" required autoComplete="organization" {...bind('username')} />
+        <TextField label="Username" required autoComplete="off" {...bind('username')} />
+        <TextField label="Company Name" required autoComplete="organization" {...bind('companyName')} />
         <TextField label="Email" type="email" placeholder="Optional" autoComplete="off" {...bind('email')} />
         <TextField label="Phone Number" type="tel" required placeholder="+255" {...bind('phoneNumber')} />
         <TextField label="Current Location" required {...bind('location')} />

@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AppConfig } from '../config/app-config.js';
-import type { UserRepository } from '../user/user.repository.js';
+import type { UserRepository } from './user.repository.js';
 import { isUniqueViolation } from '../common/pg-errors.js';
 import { hashPassword } from './password-hasher.js';
 
 /**
  * On start, when no admin exists, create one from ADMIN_EMAIL/ADMIN_PASSWORD, or with a generated
- * password printed once (CONTRACT section 1).
+ * password printed once (docs/operations.md, "Configuration").
  */
 export async function ensureFirstAdmin(config: AppConfig, users: UserRepository): Promise<void> {
   if ((await users.countAdmins()) > 0) return;

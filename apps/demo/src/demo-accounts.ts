@@ -1,4 +1,4 @@
-/** CONTRACT section 6: the demo logins, created by `npm run demo` when absent, never by `npm start`. */
+/** The demo logins (docs/operations.md, "Demo data"), created by `npm run demo` when absent, never by `npm start`. */
 export const DEMO_PASSWORD = 'demo1234';
 export const DEMO_ACCOUNTS = {
   admin: {
@@ -20,7 +20,9 @@ export const DEMO_ACCOUNTS = {
     phone: '+255700000003',
     firstName: 'Neema',
     lastName: 'Otieno',
-    username: 'Maji Safi Kiosk',
+    username: 'neema.otieno',
+    /** The company the attendant works for, the manager's. */
+    companyName: 'Maji Safi Ltd',
   },
 } as const;
 

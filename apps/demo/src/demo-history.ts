@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 
 /**
- * Some weeks of plausible sales for the demo machines (CONTRACT section 6), written in two
+ * Some weeks of plausible sales for the demo machines (docs/operations.md, "Demo data"), written in two
  * statements: the rows, then their rollups. Runs once: skipped when the machines have history.
  */
 export async function seedDemoHistory(

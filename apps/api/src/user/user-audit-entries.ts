@@ -1,8 +1,8 @@
 import type { Actor } from '../common/actor.js';
 import type { DeviceEntity } from '../device/device.entity.js';
-import type { RegistrationFields } from '../user/registration.js';
-import type { UserEntity } from '../user/user.entity.js';
-import type { AuditEntry } from './audit.repository.js';
+import type { RegistrationFields } from './registration.js';
+import type { UserEntity } from './user.entity.js';
+import type { AuditEntry } from '../audit/audit-trail.js';
 
 type DeviceState = Pick<DeviceEntity, 'espId' | 'ownerId' | 'attendantId' | 'location'>;
 

@@ -1,10 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { hashPassword } from '../auth/password-hasher.js';
-import { DeviceKeyService } from '../device/device-key.service.js';
-import { DeviceEntity } from '../device/device.entity.js';
-import { UserEntity } from '../user/user.entity.js';
+import { DeviceEntity, DeviceKeyService, hashPassword, UserEntity } from '@wv/api';
 import {
   DEMO_ACCOUNTS,
   DEMO_LOCATIONS,
@@ -38,6 +35,7 @@ export async function seedDemo(dataSource: DataSource): Promise<DemoFleet> {
         firstName: a.firstName,
         lastName: a.lastName,
         username: a.username,
+        companyName: 'companyName' in a ? a.companyName : null,
         email: a.email,
         phoneNumber: a.phone,
         location: 'Dar es Salaam',

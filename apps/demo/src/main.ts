@@ -1,17 +1,16 @@
 import { Logger } from '@nestjs/common';
 import { fileURLToPath } from 'node:url';
 import { DataSource } from 'typeorm';
-import { assertPortFree, startApp } from '../bootstrap.js';
-import { ConfigError, loadConfig } from '../config/app-config.js';
+import { assertPortFree, BrokerService, ConfigError, loadConfig, startApp } from '@wv/api';
+import { Fleet } from '@wv/simulator';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts.js';
 import { seedDemo } from './demo-seed.js';
 import { seedDemoHistory } from './demo-history.js';
 import { DEMO_CARDS, seedDemoMoney } from './demo-money.js';
-import { BrokerService } from '../device-bridge/broker.service.js';
-import { Fleet } from '@wv/simulator';
+import { ensureServices } from './services.js';
 
 /**
- * `npm run demo`: the whole system with demo accounts and a simulated fleet (CONTRACT section 6).
+ * `npm run demo`: the whole system with demo accounts and a simulated fleet (docs/operations.md, "Demo data").
  * Uses its own database by default so that it never mixes demo data into a real one.
  */
 const env = { ...process.env };
@@ -19,11 +18,13 @@ env.DATABASE_URL ??= 'postgres://postgres@localhost:5432/water_vending_demo';
 env.REDIS_PREFIX ??= 'wv-demo';
 env.ADMIN_EMAIL ??= DEMO_ACCOUNTS.admin.email;
 env.ADMIN_PASSWORD ??= DEMO_PASSWORD;
-env.WEB_DIST ??= fileURLToPath(new URL('../../../web/dist', import.meta.url));
+env.WEB_DIST ??= fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 try {
+  if (!(await ensureServices(env))) process.exit(1);
   if (!env.MQTT_PORT) {
-    // CONTRACT section 1: when MQTT_PORT is not set and 1883 is taken, the demo takes a free port and says so.
+    // docs/operations.md, "Configuration": when MQTT_PORT is not set and 1883 is taken, the demo takes a
+    // free port and says so.
     const free = await assertPortFree(1883, 'MQTT_PORT').then(
       () => true,
       () => false,
@@ -33,7 +34,16 @@ try {
   }
   const config = loadConfig(env);
   const running = await startApp(config);
-  running.app.enableShutdownHooks();
+  // Ctrl-C or SIGTERM: the simulated machines go first, so that the program sees them leave while its
+  // database is still open; then the program stops as `npm start` does (the broker drains first).
+  const live: { simulator?: Fleet } = {};
+  const stop = async () => {
+    await live.simulator?.stop().catch(() => undefined);
+    await running.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
   const dataSource = running.app.get(DataSource);
   const fleet = await seedDemo(dataSource);
   await seedDemoHistory(
@@ -52,10 +62,8 @@ try {
     offlineProbability: 0.02,
     duplicateProbability: 0.01,
   });
+  live.simulator = simulator;
   await simulator.start();
-  const stopSimulator = () => void simulator.stop();
-  process.once('SIGINT', stopSimulator);
-  process.once('SIGTERM', stopSimulator);
   const url = `http://localhost:${running.port}`;
   console.log(
     [

@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { DeviceOutboxModule } from '../device-outbox/device-outbox.module.js';
+import { DeviceModule } from '../device/device.module.js';
+import { EventsModule } from '../events/events.module.js';
+import { MQTT_HEALTH } from '../health/health.service.js';
+import { MachineConfigModule } from '../machine-config/machine-config.module.js';
+import { SaleModule } from '../sale/sale.module.js';
+import { BrokerService } from './broker.service.js';
+import { MachineStatusService } from './machine-status.service.js';
+import { ProvisioningService } from './provisioning.service.js';
+import { SessionRevocation } from './session-revocation.js';
+
+/** What every role runs of the device bridge: machine sessions revoked on key rotation, machine status. */
+@Module({
+  imports: [DeviceModule, EventsModule],
+  providers: [SessionRevocation, MachineStatusService],
+  exports: [MachineStatusService],
+})
+export class DeviceBridgeModule {}
+
+/** The embedded MQTT broker and machine provisioning (broker role); it answers the MQTT health check. */
+@Module({
+  imports: [DeviceBridgeModule, DeviceModule, DeviceOutboxModule, MachineConfigModule, SaleModule],
+  providers: [BrokerService, ProvisioningService, { provide: MQTT_HEALTH, useExisting: BrokerService }],
+  exports: [BrokerService, MQTT_HEALTH],
+})
+export class BrokerModule {}
