@@ -1,4 +1,6 @@
-/** One Jest for the whole workspace, in native ESM mode (NestJS 12 is ESM-only; see TOOLCHAIN.md). */
+/**
+ * One Jest for the whole workspace, in native ESM mode (NestJS 12 is ESM-only; docs/operations.md, "Toolchain notes").
+ */
 const tsTransform = {
   '^.+\\.tsx?$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.jest.json' }],
 };
@@ -29,6 +31,24 @@ export default {
         '<rootDir>/broker/{src,test}/**/*.spec.ts',
         '<rootDir>/apps/{api,simulator}/src/**/*.spec.ts',
       ],
+    },
+    {
+      // The web app's hooks, helpers and components (apps/web/src), in jsdom with Node's fetch lent to
+      // it, so that the code under test talks to a real local HTTP server (apps/web/test/).
+      ...common,
+      displayName: 'web',
+      testEnvironment: '<rootDir>/apps/web/test/jsdom-environment.js',
+      testMatch: ['<rootDir>/apps/web/src/**/*.spec.{ts,tsx}'],
+      moduleNameMapper: {
+        // Vite defines import.meta.env, which the real config/env.ts reads; Jest does not.
+        '^@/config/env$': '<rootDir>/apps/web/test/env.js',
+        '^@/(.*)$': '<rootDir>/apps/web/src/$1',
+        '\\.css$': '<rootDir>/apps/web/test/style-stub.js',
+        // What a bundler does with engine.io-client's "browser" field, which Jest ignores: the browser's
+        // WebSocket instead of the `ws` package (Socket.IO's client).
+        '^(\\.{1,2}/(?:globals|polling-xhr|websocket))\\.node\\.js$': '$1.js',
+        ...common.moduleNameMapper,
+      },
     },
     {
       ...common,

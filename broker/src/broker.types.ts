@@ -11,7 +11,10 @@ export interface BrokerLogger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-/** Who is on the other end of a connection, decided once at CONNECT (CONTRACT section 4). */
+/**
+ * Who is on the other end of a connection, decided once at CONNECT (docs/device-protocol.md, "Identity and
+ * provisioning").
+ */
 export type DeviceIdentity =
   { kind: 'machine'; espId: string; clientId: string } | { kind: 'provisioning'; mac: string; clientId: string };
 

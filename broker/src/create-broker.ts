@@ -1,7 +1,7 @@
 /**
- * The embedded MQTT broker of the device protocol (CONTRACT section 4): Aedes with the device
+ * The embedded MQTT broker of the device protocol (docs/device-protocol.md): Aedes with the device
  * identity and ACL, durable sales before PUBACK, and a bounded graceful shutdown. Framework-free:
- * the API supplies the policy as hooks (STYLE.md, "the broker").
+ * the API supplies the policy as hooks (docs/architecture.md, "Modules and conventions").
  */
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';

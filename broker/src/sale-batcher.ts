@@ -1,6 +1,6 @@
 /**
- * Groups sale publishes into few `persistSales` calls (TOOLCHAIN: one round trip per sale caps ingest
- * at a few thousand per second; batches of hundreds reach tens of thousands).
+ * Groups sale publishes into few `persistSales` calls (docs/operations.md, "Toolchain notes": one round trip per sale
+ * caps ingest at a few thousand per second; batches of hundreds reach tens of thousands).
  *
  * A batch leaves when `maxBatch` items wait, when the first waiting item has lingered `lingerMs`
  * with nothing in flight, or as soon as the previous flush finishes: whatever arrived during a flight

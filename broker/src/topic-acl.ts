@@ -1,5 +1,5 @@
 /**
- * The device topic ACL (CONTRACT section 4), as pure functions over exact topic strings.
+ * The device topic ACL (docs/device-protocol.md, "Topics"), as pure functions over exact topic strings.
  *
  * A device may touch only the handful of topics built for its own id, so the rules compare whole
  * strings rather than patterns: a wildcard filter can never equal an allowed topic, which refuses

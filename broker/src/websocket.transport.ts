@@ -1,6 +1,6 @@
 /**
- * MQTT over WebSocket on an existing HTTP server (CONTRACT: `MQTT_WS_PATH`, default `/mqtt`, on the
- * HTTP port). Upgrades for other paths are left alone: Socket.IO listens on the same server.
+ * MQTT over WebSocket on an existing HTTP server (docs/operations.md, "Configuration": `MQTT_WS_PATH`, default `/mqtt`,
+ * on the HTTP port). Upgrades for other paths are left alone: Socket.IO listens on the same server.
  */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';

@@ -8,7 +8,7 @@ const files = (content: Record<string, string>) => async (path: string) => {
 };
 
 describe('the command line', () => {
-  it('has the defaults of CONTRACT section 1', () => {
+  it('has the documented defaults: 5 sales/s on mqtt://localhost:1883, no faults, batches of 50', () => {
     expect(parseCliArgs([])).toMatchObject({
       machines: undefined,
       rate: 5,

@@ -20,7 +20,7 @@ const OFFLINE_STATUS = JSON.stringify({ online: false });
 
 /**
  * A machine's life on the network: first boot through provisioning when it has no id, then its own
- * persistent session with the retained status and its will (CONTRACT section 4).
+ * persistent session with the retained status and its will (docs/device-protocol.md, "Status and will").
  */
 export class MachineConnection extends EventEmitter<MachineConnectionEvents> {
   private stateValue: MachineState = 'idle';

@@ -232,7 +232,7 @@ export class Machine extends EventEmitter<MachineEvents> {
 
   private applyConfig(espId: string, config: ConfigPayload): void {
     const current = this.configValue?.version;
-    // Versions only grow (CONTRACT section 4): an older one is a stale redelivery.
+    // Versions only grow (docs/device-protocol.md, "Configuration"): an older one is a stale redelivery.
     if (current !== undefined && config.version < current) return;
     if (current === undefined || config.version > current) {
       this.configValue = config;

@@ -4,7 +4,10 @@ import type { Tariffs } from './tariff.js';
 
 export const DEFAULT_FIRMWARE = 'wv-sim/0.1.0';
 
-/** A machine that already has its id: it connects as `espId` with `deviceKey` (CONTRACT section 4). */
+/**
+ * A machine that already has its id: it connects as `espId` with `deviceKey` (docs/device-protocol.md, "Identity and
+ * provisioning").
+ */
 export interface MachineCredentials {
   espId: string;
   deviceKey: string;

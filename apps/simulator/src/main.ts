@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** `npm run simulate -- --machines N --rate R --url mqtt://HOST:PORT` (CONTRACT section 1). */
+/** `npm run simulate -- --machines N --rate R --url mqtt://HOST:PORT` (docs/operations.md, "Commands"). */
 import { CliArgsError, parseCliArgs, USAGE, type CliArgs } from './cli-args.js';
 import { loadFleetOptions } from './cli-config.js';
 import { Fleet } from './fleet.js';

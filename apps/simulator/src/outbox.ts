@@ -15,10 +15,10 @@ export interface OutboxEntry {
 }
 
 /**
- * The firmware's flash queue: every sale stays here until a sales/ack names its eventId
- * (CONTRACT section 4: "a machine keeps a sale in flash until it sees this"). Insertion order is
- * sale order, so a backlog is replayed oldest first. Flash is finite: past `limit` the oldest
- * sale is overwritten, as a ring buffer in firmware would do.
+ * The firmware's flash queue: every sale stays here until a sales/ack names its eventId (docs/device-protocol.md,
+ * "Acknowledgements and durability": a machine keeps a sale in flash until it sees this). Insertion order is sale
+ * order, so a backlog is replayed oldest first. Flash is finite: past `limit` the oldest sale is overwritten, as a ring
+ * buffer in firmware would do.
  */
 export class Outbox {
   private readonly entries = new Map<string, OutboxEntry>();

@@ -27,8 +27,8 @@ export interface ProvisioningEvents {
 }
 
 /**
- * The first-boot flow of CONTRACT section 4: connect as `provision` with the MAC as client id,
- * subscribe to the retained assignment, say hello, and wait for `{espId, deviceKey}`.
+ * The first-boot flow (docs/device-protocol.md, "Identity and provisioning"): connect as `provision` with the MAC as
+ * client id, subscribe to the retained assignment, say hello, and wait for `{espId, deviceKey}`.
  */
 export class ProvisioningSession extends EventEmitter<ProvisioningEvents> {
   private readonly link: MqttLink;

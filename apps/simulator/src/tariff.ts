@@ -11,8 +11,8 @@ export interface Tariffs {
 export const DEFAULT_TARIFFS: Readonly<Tariffs> = { cold: 50, fresh: 30, pure: 40 };
 
 /**
- * The config carries cold and fresh tariffs only (CONTRACT section 4), so pure keeps the machine's
- * own price; a machine applies what the server sends and nothing else.
+ * The config carries cold and fresh tariffs only (docs/device-protocol.md, "Configuration"), so pure keeps the
+ * machine's own price; a machine applies what the server sends and nothing else.
  */
 export function applyConfigTariffs(current: Tariffs, config: ConfigPayload): Tariffs {
   return { ...current, cold: config.tariffs.cold, fresh: config.tariffs.fresh };

@@ -75,7 +75,7 @@ describe('cards: Add Card from float, Card Information Summary and the Registere
       await page.getByText('TZS 10,000.00').waitFor();
       await page.getByText(machine.espId).waitFor();
 
-      // The seed's fields: Mobile No optional, Balance a number with step 0.01.
+      // The form's fields: Mobile No optional, Balance a number with step 0.01.
       expect(await page.getByLabel('Mobile No').getAttribute('required')).toBeNull();
       expect(await page.getByLabel('Balance').getAttribute('type')).toBe('number');
       expect(await page.getByLabel('Balance').getAttribute('step')).toBe('0.01');
@@ -151,7 +151,7 @@ describe('cards: Add Card from float, Card Information Summary and the Registere
       expect(await refused.innerText()).toMatch(/^Failed to add user: .*[Ii]nsufficient float/);
       expect(await colorOf(refused.locator('.status-text'))).toBe(RED);
 
-      // The network fails: the seed's sentence; the same submission again reuses its key.
+      // The network fails: the no-answer sentence; the same submission again reuses its key.
       const keys: string[] = [];
       const remember = (request: Request) => {
         if (request.url().endsWith('/api/att/add/user/card')) keys.push(request.headers()['idempotency-key']);

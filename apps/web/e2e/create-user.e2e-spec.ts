@@ -43,7 +43,7 @@ describe('Create Users wizard (/register)', () => {
   };
 
   it(
-    "step 2 refuses mismatched passwords, then a missing device, with the seed's messages",
+    'step 2 refuses mismatched passwords, then a missing device, each with its message',
     async () => {
       const page = await openWizard();
       await fillPersonalInfo(page, 'v1');

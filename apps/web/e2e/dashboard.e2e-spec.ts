@@ -150,13 +150,13 @@ describe('dashboards: daily and monthly summaries per machine, with live charts'
   );
 
   it(
-    "the seed's texts: 'Loading...' while loading, 'Error: Machine data is not available.' in red, 'No machines available for the selected date.'",
+    "shows 'Loading...' while loading, 'Error: Machine data is not available.' in red, 'No machines available for the selected date.'",
     async () => {
       const { page } = await open();
       await signIn(page, server.admin.email, server.admin.password, '/maindashboard');
       await machineCard(page, machine.espId).waitFor();
 
-      // The summary call fails: the seed's error text.
+      // The summary call fails: the error text.
       await page.route('**/api/user/machines/daily-summary*', (route) =>
         route.fulfill({
           status: 500,
@@ -169,7 +169,7 @@ describe('dashboards: daily and monthly summaries per machine, with live charts'
       await error.waitFor({ timeout: 15_000 });
       expect(await colorOf(error)).toBe(RED);
 
-      // No machine in the answer: the seed's empty text. A held answer shows 'Loading...' meanwhile.
+      // No machine in the answer: the empty text. A held answer shows 'Loading...' meanwhile.
       await page.unroute('**/api/user/machines/daily-summary*');
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));

@@ -1,5 +1,5 @@
 /**
- * CONNECT: decides who a connection is (CONTRACT section 4, "Identity").
+ * CONNECT: decides who a connection is (docs/device-protocol.md, "Identity and provisioning").
  *
  * A machine: username = ESP ID, password = device key, and the client id must equal the ESP ID.
  * We refuse a different client id (CONNACK 2) instead of rewriting it: MQTT session takeover is

@@ -1,12 +1,11 @@
 /**
  * Device PUBLISH: the ACL, the size limit, and durability of sales before their PUBACK.
  *
- * Aedes writes the QoS 1 PUBACK right after this handler calls back (TOOLCHAIN), so a sale is only
- * let through once `persistSales` has made it durable (CONTRACT: "a sale counts as received once the
- * broker has acknowledged it"). Calling back with an error closes the connection, since MQTT 3.1.1
- * has no negative PUBACK; the device then redelivers the unacknowledged sale on its next connection.
- * Sale JSON is not validated here: the API keeps invalid payloads as dead letters and the
- * connection stays up.
+ * Aedes writes the QoS 1 PUBACK right after this handler calls back (docs/operations.md, "Toolchain notes"), so a sale
+ * is only let through once `persistSales` has made it durable (docs/decisions/0001-durable-before-puback.md: a sale
+ * counts as received once the broker has acknowledged it). Calling back with an error closes the connection, since MQTT
+ * 3.1.1 has no negative PUBACK; the device then redelivers the unacknowledged sale on its next connection. Sale JSON is
+ * not validated here: the API keeps invalid payloads as dead letters and the connection stays up.
  */
 import type { Client, PublishPacket } from 'aedes';
 import { RefusalError } from '../refusal.js';

@@ -1,5 +1,5 @@
 /**
- * Device SUBSCRIBE: only the device's own downstream topics, never a wildcard (CONTRACT section 4).
+ * Device SUBSCRIBE: only the device's own downstream topics, never a wildcard (docs/device-protocol.md, "Topics").
  * A refused filter is answered with SUBACK 0x80 for that filter (MQTT 3.1.1 section 3.9.3) rather than
  * a dropped connection, so a firmware with one stray subscription still gets its config.
  */

@@ -1,4 +1,4 @@
-/** MQTT topics of the device protocol (CONTRACT section 4). Build topics only through these. */
+/** MQTT topics of the device protocol (docs/device-protocol.md, "Topics"). Build topics only through these. */
 export const TOPIC_ROOT = 'wv/v1';
 export const PROVISION_USERNAME = 'provision';
 

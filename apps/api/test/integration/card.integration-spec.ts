@@ -13,7 +13,7 @@ import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js'
 type Manager = Awaited<ReturnType<typeof createManager>>;
 type Attendant = Awaited<ReturnType<typeof createAttendant>>;
 
-/** CONTRACT section 3: cards are registered and topped up from float, and read within the tenant's scope. */
+/** docs/rest-api.md, "Endpoints": cards are registered and topped up from float, and read within the tenant's scope. */
 describe('cards', () => {
   let t: TestApp;
   let admin: string;

@@ -37,8 +37,8 @@ async function sell(fleet: Fleet, count: number, onProgress?: (sold: number) => 
 }
 
 /**
- * CONTRACT section 4: a sale counts as received once the broker acknowledged it; from then on no
- * crash of the program may lose it. These tests kill processes with SIGKILL while the fleet sells.
+ * docs/device-protocol.md, "Acknowledgements and durability": a sale counts as received once the broker acknowledged
+ * it; from then on no crash of the program may lose it. These tests kill processes with SIGKILL while the fleet sells.
  */
 describe('no acknowledged sale is lost when processes are killed', () => {
   let deployment: Deployment;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { DomainEvents, type DomainEventMap } from '../../src/common/domain-events.js';
+import { DomainEvents, type DomainEventMap } from '../../src/events/domain-events.js';
 import { createAttendant, createManager, provisionDevice } from '../factories/fleet.factory.js';
 import { ledgerViolations } from '../factories/money.factory.js';
 import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js';
@@ -8,7 +8,10 @@ import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js'
 type Manager = Awaited<ReturnType<typeof createManager>>;
 type Attendant = Awaited<ReturnType<typeof createAttendant>>;
 
-/** CONTRACT sections 3 and 3a: float is requested by an attendant and approved once, or rejected, by their manager. */
+/**
+ * docs/rest-api.md ("Endpoints", "Details"): float is requested by an attendant and approved once, or rejected, by
+ * their manager.
+ */
 describe('float requests', () => {
   let t: TestApp;
   let admin: string;
@@ -58,7 +61,7 @@ describe('float requests', () => {
     await t.close();
   });
 
-  it('POST /attendant/request-float answers 201 with the seed’s message and tells the manager', async () => {
+  it("POST /attendant/request-float answers 201 with 'Float request submitted successfully' and tells the manager", async () => {
     const a = await freshAttendant();
     const res = await request(a, 150.25);
     expect(res.status).toBe(201);

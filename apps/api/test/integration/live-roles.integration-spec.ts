@@ -7,8 +7,9 @@ import { TestMachine, waitFor } from '../support/mqtt-machine.js';
 import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js';
 
 /**
- * APP_ROLES apart (CONTRACT sections 1 and 5): the sale is committed by a worker-only process, which
- * serves no clients; its events reach the api process's Socket.IO clients through the Redis adapter.
+ * APP_ROLES apart (docs/operations.md, "Configuration"; docs/live-events.md, "Across processes"): the sale is committed
+ * by a worker-only process, which serves no clients; its events reach the api process's Socket.IO clients through the
+ * Redis adapter.
  */
 describe('live events with the roles in separate processes', () => {
   let t: TestApp;

@@ -3,7 +3,7 @@ import { JwtService } from '@nestjs/jwt';
 import { buildConfigAckTopic } from '@wv/contracts';
 import { randomUUID } from 'node:crypto';
 import { io as connect, type Socket } from 'socket.io-client';
-import { DomainEvents } from '../../src/common/domain-events.js';
+import { DomainEvents } from '../../src/events/domain-events.js';
 import { createAttendant, createManager } from '../factories/fleet.factory.js';
 import { TestMachine, waitFor } from '../support/mqtt-machine.js';
 import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js';
@@ -47,7 +47,7 @@ const sale = (overrides: Record<string, unknown> = {}) => ({
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Dar_es_Salaam' }).format(new Date());
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Live events over Socket.IO (CONTRACT section 5): authentication, rooms by scope, coalesced summaries. */
+/** Live events over Socket.IO (docs/live-events.md): authentication, rooms by scope, coalesced summaries. */
 describe('live events', () => {
   let t: TestApp;
   let admin: string;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DomainEvents } from '../../src/common/domain-events.js';
+import { DomainEvents } from '../../src/events/domain-events.js';
 import { MachineStatusService } from '../../src/device-bridge/machine-status.service.js';
 import { provisionDevice } from '../factories/fleet.factory.js';
 import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js';

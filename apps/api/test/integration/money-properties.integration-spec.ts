@@ -87,7 +87,7 @@ interface Sent {
 }
 
 /**
- * Random sequences of concurrent money operations against a simple model (CONTRACT section 3): float
+ * Random sequences of concurrent money operations against a simple model (docs/rest-api.md, "Endpoints"): float
  * requests, approvals, rejections, card loads, top-ups, card sales through the ingest, duplicates sent
  * at once and retries with the same Idempotency-Key. After every batch, some serial order of its calls
  * must explain every answer and the database; after every run, the ledger's invariants must hold.

@@ -31,7 +31,7 @@ async function download(t: TestApp, path: string, token?: string) {
 }
 
 /**
- * The streamed table_data.xlsx exports (CONTRACT 3a): header row, row counts equal to the listing's
+ * The streamed table_data.xlsx exports (docs/rest-api.md, "Details"): header row, row counts equal to the listing's
  * total under the same filters and sort, local-time date cells, formula escaping, and scope.
  */
 describe('sales views: xlsx exports', () => {
@@ -94,7 +94,7 @@ describe('sales views: xlsx exports', () => {
   });
   afterAll(() => t.close());
 
-  it('streams every coin sale matching the filters as table_data.xlsx with the seed’s columns, in the table’s order', async () => {
+  it('streams every coin sale matching the filters as table_data.xlsx with the coin table’s column titles, in the table’s order', async () => {
     const query = 'startDate=2026-01-10&endDate=2026-02-05&sort=price&order=desc';
     const { res, sheet, names } = await download(
       t,

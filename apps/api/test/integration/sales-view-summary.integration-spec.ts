@@ -10,7 +10,7 @@ const WATER = ['pure', 'fresh', 'cold'] as const;
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(new Date());
 
 /**
- * Summaries, the dashboard overview and the activity feed (CONTRACT section 3): figures equal the
+ * Summaries, the dashboard overview and the activity feed (docs/rest-api.md, "Endpoints"): figures equal the
  * sums of the rows, local days of APP_TIMEZONE, every machine in scope listed with zeros.
  */
 describe('sales views: summaries, overview and recent sales', () => {

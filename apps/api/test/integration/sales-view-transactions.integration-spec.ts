@@ -24,7 +24,7 @@ function expectedOrder(rows: Row[], field: string, order: 'asc' | 'desc'): strin
 }
 
 /**
- * Transaction pages (CONTRACT section 3): paging, every sort field both ways with ties, inclusive
+ * Transaction pages (docs/rest-api.md, "Endpoints"): paging, every sort field both ways with ties, inclusive
  * local-day filters, totals, card details by scope, and 403/404 for callers outside the machine.
  */
 describe('sales views: card and coin transaction pages', () => {

@@ -13,7 +13,7 @@ const CALLERS: Caller[] = ['anonymous', 'attendant', 'ownManager', 'otherManager
 
 /**
  * Walks every foundation endpoint as anonymous, attendant, own manager, other manager and admin,
- * asserting the status and that no other tenant's data appears (CONTRACT section 2).
+ * asserting the status and that no other tenant's data appears (docs/rest-api.md, "Roles and scope").
  */
 describe('roles and tenant scope', () => {
   let t: TestApp;

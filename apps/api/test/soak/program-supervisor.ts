@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { spawnServer, type Deployment, type ServerProcess } from '../support/server-process.js';
 import { reaper } from './reaper.js';
 
-/** The program split as in a scaled-out deployment (CONTRACT section 1, APP_ROLES). */
+/** The program split as in a scaled-out deployment (docs/operations.md, "Configuration": APP_ROLES). */
 export type Role = 'api' | 'worker';
 const ROLES: Record<Role, string> = { api: 'api,broker', worker: 'worker' };
 

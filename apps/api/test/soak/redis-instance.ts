@@ -7,9 +7,10 @@ import { reaper } from './reaper.js';
 import { freePort } from './free-port.js';
 
 /**
- * The soak's own redis-server, configured as production should be (CONTRACT section 4): an
- * append-only file fsynced on every write, so that what Redis acknowledged survives a restart or a
- * SIGKILL. The machine's shared Redis runs without persistence (TOOLCHAIN), so it cannot be used.
+ * The soak's own redis-server, configured as production should be (docs/operations.md, "Redis and PostgreSQL
+ * settings"): an append-only file fsynced on every write, so that what Redis acknowledged survives a restart or a
+ * SIGKILL. The machine's shared Redis runs without persistence (docs/operations.md, "Toolchain notes"), so it cannot be
+ * used.
  */
 export class RedisInstance {
   private child?: ChildProcess;

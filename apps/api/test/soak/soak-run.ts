@@ -12,7 +12,7 @@ import { checkMoney, checkSales } from './soak-checks.js';
 import type { QueueState, SoakCluster } from './soak-cluster.js';
 import type { SoakStage } from './soak-stage.js';
 
-/** CONTRACT section 4 and issue 6: the system serves again within 10 s of a fault's end. */
+/** The system serves again within 10 s of a fault's end (README.md, "Fault suite"). */
 export const RECOVERY_LIMIT_MS = 10_000;
 const CARDS_PER_ATTENDANT = 6;
 const DRAIN_TIMEOUT_MS = 120_000;

@@ -7,11 +7,11 @@ import { SoakCluster } from './soak-cluster.js';
 import { SoakStage } from './soak-stage.js';
 
 /**
- * Issue 6, "Prove it survives": the whole system as separate processes, the fleet selling over MQTT,
+ * The fault suite (README.md, "Fault suite"): the whole system as separate processes, the fleet selling over MQTT,
  * money moving over HTTP, and seeded random faults. `npm test` runs a few seeds that together try
  * every fault kind; `npm run soak` runs SOAK_RUNS (100) seeds; `SOAK_SEED=n npm run soak` replays one.
  * `SOAK_PLAN='[{"kind":"blackhole-pg","gapMs":2000,"durationMs":3000,"end":"drop"}]'` runs one
- * hand-made list of faults (FaultSpec) instead of the seed's.
+ * hand-made list of faults (FaultSpec) instead of the seeded plan's.
  */
 const handMade = process.env.SOAK_PLAN ? (JSON.parse(process.env.SOAK_PLAN) as FaultSpec[]) : undefined;
 const replaySeed = process.env.SOAK_SEED ? Number(process.env.SOAK_SEED) : handMade ? 1 : undefined;

@@ -3,7 +3,7 @@ import type pg from 'pg';
 /** A pg.Client or pg.Pool: the checks run on either. */
 export type Queryable = Pick<pg.Pool, 'query'>;
 
-/** How often each `espId/eventId` is stored (CONTRACT section 4: exactly once). */
+/** How often each `espId/eventId` is stored (docs/decisions/0002-exactly-once-by-unique-key.md: exactly once). */
 export async function storedKeys(db: Queryable): Promise<Map<string, number>> {
   const { rows } = await db.query<{ key: string; n: number }>(
     `SELECT esp_id || '/' || event_id AS key, count(*)::int AS n FROM sales GROUP BY 1`,

@@ -3,7 +3,10 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
 
-/** Tests talk to the real PostgreSQL and Redis of this machine (DEVELOPERS.md), never a mock. */
+/**
+ * Tests talk to the real PostgreSQL and Redis of this machine (docs/operations.md, "Redis and PostgreSQL settings"),
+ * never a mock.
+ */
 export const TEST_PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@localhost:5432/postgres';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://localhost:6379';
 

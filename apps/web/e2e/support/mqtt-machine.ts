@@ -3,8 +3,8 @@ import { buildConfigAckTopic, buildSalesTopic, buildStatusTopic, type Sale } fro
 import type { Machine } from './seed.js';
 
 /**
- * A vending machine on the embedded broker, as the firmware connects (CONTRACT section 4): username =
- * ESP ID, password = device key, client id = ESP ID, MQTT 3.1.1.
+ * A vending machine on the embedded broker, as the firmware connects (docs/device-protocol.md, "Identity and
+ * provisioning"): username = ESP ID, password = device key, client id = ESP ID, MQTT 3.1.1.
  */
 export class MqttMachine {
   private constructor(

@@ -117,7 +117,9 @@ export class Seeder {
     return { espId, macAddress, deviceKey };
   }
 
-  /** Sales sent by the machine over REST (CONTRACT section 3), authenticated by its device key. */
+  /**
+   * Sales sent by the machine over REST (docs/rest-api.md, "Details": REST ingest), authenticated by its device key.
+   */
   async postSales(machine: Machine, sales: Sale[]): Promise<IngestResponse> {
     return this.call<IngestResponse>('POST', `/machines/${machine.espId}/sales`, sales, undefined, {
       'x-device-key': machine.deviceKey,

@@ -7,7 +7,7 @@ import { PendingFloatBadge } from '@/features/float/components/pending-float-bad
 const approvalHref = paths.manager.approveFloat.getHref();
 
 /**
- * The page shell with what follows a signed-in user everywhere (issue 5): a manager's navigation
+ * The page shell with what follows a signed-in user everywhere: a manager's navigation
  * shows the pending float requests live and a notice when one arrives; an attendant's float
  * decisions update wherever they are.
  */

@@ -36,12 +36,12 @@ import { RouteError } from './routes/route-error';
 const { admin, manager, attendant } = paths;
 
 /**
- * A machine's own pages are manager routes in the seed's table, but the admin's dashboard links to
- * them too (seed section 2) and the API lets an admin read and configure any machine.
+ * A machine's own pages are manager routes in the route table (docs/web-app.md, "Routes"), but the admin's dashboard
+ * links to them too and the API lets an admin read and configure any machine.
  */
 const MACHINE_ROLES: readonly Role[] = ['manager', 'admin'];
 
-/** The seed's route table (section 2): public routes, then one guarded group per role. */
+/** The route table (docs/web-app.md, "Routes"): public routes, then one guarded group per role. */
 const routes: RouteObject[] = [
   {
     element: <RootLayout />,

@@ -7,7 +7,7 @@ function serverMeta(name: string): string | undefined {
 /**
  * The only place that reads the environment. The API and socket paths default to same-origin paths
  * because the API serves this app itself (and Vite proxies them in development). The time zone and
- * currency are the server's APP_TIMEZONE and CURRENCY (CONTRACT section 1), which the server writes
+ * currency are the server's APP_TIMEZONE and CURRENCY (docs/operations.md, "Configuration"), which the server writes
  * into the page: the business day and every date filter are in that zone, whatever the browser's own
  * zone is. The VITE_ variables only serve the Vite dev server, which has no such page.
  */

@@ -1,6 +1,6 @@
 /**
- * Every route of the seed's route table (section 2). Routes and links use these, never string literals,
- * so that later issues only fill the pages in.
+ * Every route of the route table (docs/web-app.md, "Routes"). Routes and links use these, never string literals,
+ * so that a page can move without hunting for its links.
  */
 export const paths = {
   // Public

@@ -3,10 +3,10 @@ import { ApiError, NetworkError } from '@/lib/api-client';
 import { newUuid } from '@/lib/user-id';
 
 /**
- * `Idempotency-Key` for a form whose POST moves money (issue 5): one uuid per submission attempt. When
- * an attempt got no answer (network failure or a 5xx), submitting the same body again is a retry and
- * reuses the key, so the server replays the first outcome instead of moving the money twice; a
- * changed body, or any answer the server gave, starts a new attempt with a new key.
+ * `Idempotency-Key` for a form whose POST moves money (docs/rest-api.md, "Conventions"): one uuid per submission
+ * attempt. When an attempt got no answer (network failure or a 5xx), submitting the same body again is a retry and
+ * reuses the key, so the server replays the first outcome instead of moving the money twice; a changed body, or any
+ * answer the server gave, starts a new attempt with a new key.
  */
 export function useIdempotencyKey() {
   const pending = useRef<{ key: string; body: string } | null>(null);

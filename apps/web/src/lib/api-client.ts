@@ -128,7 +128,7 @@ async function send<R extends RouteDef>(route: R, input: RouteInput<R>, accept: 
 
 /**
  * The server's own text for a refused call: `error` where the endpoint puts its sentence there
- * (CONTRACT section 2), else `message`, else the raw text. Undefined when the server never answered.
+ * (docs/rest-api.md, "Conventions"), else `message`, else the raw text. Undefined when the server never answered.
  */
 export function serverText(error: unknown): string | undefined {
   if (!(error instanceof ApiError)) return undefined;

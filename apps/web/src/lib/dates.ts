@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { env } from '@/config/env';
 
-/** `YYYY-MM-DD` of an instant in the app's time zone (the server's business day, CONTRACT section 1). */
+/**
+ * `YYYY-MM-DD` of an instant in the app's time zone (the server's business day, docs/operations.md, "Configuration").
+ */
 const dayFormat = new Intl.DateTimeFormat('en-CA', {
   timeZone: env.timeZone,
   year: 'numeric',
@@ -25,7 +27,7 @@ export function businessHour(instant: Date | string | number): number {
 /** `YYYY-MM` of a `YYYY-MM-DD` date. */
 export const monthOf = (date: string): string => date.slice(0, 7);
 
-/** Seed section 2: dates are shown in the browser's local format. */
+/** Dates are shown in the browser's local format. */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '';
   const date = new Date(iso);

@@ -10,13 +10,13 @@ const money = new Intl.NumberFormat(undefined, {
 
 const litres = new Intl.NumberFormat(undefined, { maximumFractionDigits: 3 });
 
-/** Money with the currency (CONTRACT section 1: CURRENCY, TZS by default), e.g. `TZS 1,500.00`. */
+/** Money with the currency (CURRENCY, TZS by default: docs/operations.md, "Configuration"), e.g. `TZS 1,500.00`. */
 export function formatMoney(amount: number | null | undefined): string {
   // Intl puts a no-break space between code and number; a plain space reads and matches the same.
   return money.format(amount ?? 0).replace(/\u00a0/g, ' ');
 }
 
-/** Litres, up to 3 decimals (CONTRACT section 2). */
+/** Litres, up to 3 decimals (docs/rest-api.md, "Conventions"). */
 export function formatLitres(volume: number | null | undefined): string {
   return `${litres.format(volume ?? 0)} L`;
 }

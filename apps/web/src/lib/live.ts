@@ -12,7 +12,7 @@ import {
 import { isSessionActive, useSession } from './session';
 import { createSocket } from './socket';
 
-/** Every live event (CONTRACT section 5) with the schema its payload is checked against. */
+/** Every live event (docs/live-events.md, "Events") with the schema its payload is checked against. */
 const eventSchemas = {
   sale: saleEventSchema,
   summary: summaryEventSchema,

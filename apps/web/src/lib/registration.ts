@@ -9,7 +9,7 @@ export interface RegistrationFieldValues {
   esp32Id: string;
   machine_location: string;
   password: string;
-  /** An interface field only (seed section 3). */
+  /** A form field only, never sent. */
   confirmPassword: string;
 }
 
@@ -26,7 +26,7 @@ export const EMPTY_REGISTRATION_FIELDS: RegistrationFieldValues = {
   confirmPassword: '',
 };
 
-/** Seed section 5, step 2 of both wizards: passwords first, then the device; null when both hold. */
+/** Step 2 of both wizards: passwords first, then the device; null when both hold. */
 export function accountStepProblem(fields: Pick<RegistrationFieldValues, 'password' | 'confirmPassword' | 'esp32Id'>) {
   if (fields.password !== fields.confirmPassword) return 'Passwords do not match';
   if (!fields.esp32Id) return 'Please select an ESP32 ID';

@@ -1,6 +1,6 @@
 import { paths } from '@/config/paths';
 
-/** Seed section 4: where a successful login lands, by role; any other role goes back to /login. */
+/** Where a successful login lands, by role; any other role goes back to /login. */
 export function homePathForRole(role: string | null | undefined): string {
   switch (role) {
     case 'admin':

@@ -1,4 +1,4 @@
-/** Hands a file to the browser's download (the seed's export writes `table_data.xlsx`). */
+/** Hands a file to the browser's download (the export writes `table_data.xlsx`). */
 export function saveFile(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');

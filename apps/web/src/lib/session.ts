@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { SESSION_EXPIRY_MS } from '@wv/contracts';
 
-/** Client storage keys (seed section 3: token, role, tokenExpiry in milliseconds). */
+/** Client storage keys (token, role, tokenExpiry in milliseconds; docs/web-app.md, "Behaviour"). */
 const TOKEN_KEY = 'token';
 const ROLE_KEY = 'role';
 const EXPIRY_KEY = 'tokenExpiry';
@@ -12,7 +12,7 @@ export interface Session {
   role: string | null;
   /** Milliseconds since the epoch, or null when missing or unreadable. */
   expiresAt: number | null;
-  /** The token's `sub`: the user's id everywhere (CONTRACT 3a). */
+  /** The token's `sub`: the user's id everywhere (docs/rest-api.md, "Details"). */
   userId: string | null;
 }
 
@@ -69,12 +69,12 @@ export function getToken(): string | null {
   return localStorage.getItem(TOKEN_KEY);
 }
 
-/** Seed section 2: a token and an expiry are required, and the expiry must lie in the future. */
+/** A token and an expiry are required, and the expiry must lie in the future. */
 export function isSessionActive(session: Session | null, now = Date.now()): session is Session {
   return session !== null && session.expiresAt !== null && now < session.expiresAt;
 }
 
-/** Seed section 4: on login store the token, the role from its payload, and now + 20 minutes. */
+/** On login store the token, the role from its payload, and now + 20 minutes. */
 export function saveSession(token: string): Session {
   const role = decodeTokenClaims(token)?.role ?? '';
   localStorage.setItem(TOKEN_KEY, token);

@@ -3,8 +3,8 @@ import { env } from '@/config/env';
 import { getToken } from './session';
 
 /**
- * A Socket.IO connection to the default namespace, authenticated with the stored token (CONTRACT
- * section 5). `lib/live.ts` shares one per session; features subscribe to events there and patch the
+ * A Socket.IO connection to the default namespace, authenticated with the stored token (docs/live-events.md,
+ * "Connecting"). `lib/live.ts` shares one per session; features subscribe to events there and patch the
  * query cache through their query keys. The caller connects and disconnects it.
  */
 export function createSocket(): Socket {

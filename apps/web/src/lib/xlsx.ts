@@ -111,7 +111,7 @@ const wallClock = new Intl.DateTimeFormat('en-GB', {
   hourCycle: 'h23',
 });
 
-/** A spreadsheet date serial of the instant's wall-clock time in the app's zone (CONTRACT 3a). */
+/** A spreadsheet date serial of the instant's wall-clock time in the app's zone (docs/rest-api.md, "Details"). */
 function dateSerial(date: Date): number {
   const parts = Object.fromEntries(wallClock.formatToParts(date).map((part) => [part.type, Number(part.value)]));
   const utc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour % 24, parts.minute, parts.second);

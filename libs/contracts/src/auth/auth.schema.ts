@@ -12,11 +12,11 @@ export type LoginRequest = z.infer<typeof loginRequestSchema>;
 export const loginResponseSchema = z.object({ token: z.string() });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
-/** Tokens carry `sub`, `role`, `iat`, `exp`; `exp - iat` = 1200 (CONTRACT 3a). */
+/** Tokens carry `sub`, `role`, `iat`, `exp`; `exp - iat` = 1200 (docs/rest-api.md, "Details"). */
 export const TOKEN_TTL_SECONDS = 1200;
-/** Seed section 9: the client stores now + 1,200,000 ms as the expiry. */
+/** The web app stores now + 1,200,000 ms as the expiry (docs/web-app.md, "Behaviour"). */
 export const SESSION_EXPIRY_MS = 1_200_000;
-/** Seed section 9: the session re-check interval. */
+/** The web app's session re-check interval (docs/web-app.md, "Behaviour"). */
 export const SESSION_CHECK_INTERVAL_MS = 60_000;
 
 export const tokenPayloadSchema = z.object({
@@ -30,7 +30,7 @@ export const tokenPayloadSchema = z.object({
 });
 export type TokenPayload = z.infer<typeof tokenPayloadSchema>;
 
-/** Login rate limit (CONTRACT section 2): at most 10 failures in 15 minutes. */
+/** Login rate limit (docs/rest-api.md, "Conventions"): at most 10 failures in 15 minutes. */
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
 

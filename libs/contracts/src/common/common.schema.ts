@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
-/** The error body of every failed HTTP call (CONTRACT section 2). */
+/** The error body of every failed HTTP call (docs/rest-api.md, "Conventions"). */
 export const errorBodySchema = z.object({
   statusCode: z.number().int(),
   code: z.string(),
   message: z.string(),
-  /** Endpoints whose seed answer is "message or error" repeat the sentence here. */
+  /** Endpoints whose web-app answer is "message or error" repeat the sentence here. */
   error: z.string().optional(),
   /** For 400s: one entry per bad field. */
   fields: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
@@ -26,7 +26,7 @@ export const espIdSchema = z
   .min(1, 'ESP ID is required')
   .max(64, 'ESP ID is at most 64 characters')
   .regex(/^[A-Za-z0-9_.-]+$/, 'ESP ID may contain only letters, digits, ".", "_" and "-"')
-  // The provisioning identity's MQTT username (CONTRACT section 4).
+  // The provisioning identity's MQTT username (docs/device-protocol.md, "Identity and provisioning").
   .refine((id) => id.toLowerCase() !== 'provision', 'ESP ID "provision" is reserved');
 
 const MAC_PATTERN = /^([0-9A-Fa-f]{2}[:-]?){5}[0-9A-Fa-f]{2}$/;

@@ -1,4 +1,7 @@
-/** Default country for local phone numbers: Tanzania (+255), as the seed's placeholder says. */
+/**
+ * Default country for local phone numbers: Tanzania (+255), as the web app's phone placeholder shows (docs/web-app.md,
+ * "Screens").
+ */
 export const DEFAULT_COUNTRY_CODE = '255';
 
 /**

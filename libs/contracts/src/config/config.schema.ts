@@ -19,7 +19,7 @@ export const wifiCredentialsSchema = z.object({ ssid: z.string(), password: z.st
 export type WifiCredentials = z.infer<typeof wifiCredentialsSchema>;
 
 /**
- * Tariffs and calibrations: decimal numbers ≥ 0, as strings or numbers (the seed's form sends text),
+ * Tariffs and calibrations: decimal numbers ≥ 0, as strings or numbers (the web app's form sends text),
  * with no more decimals than their columns keep (tariffs numeric(14,2), calibrations numeric(14,3)),
  * so that what is stored is what was sent. A string must be plain decimal digits: Number() would also
  * read "0x3", "0b100", "1e3" and "+7".

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { WATER_TYPES } from '../sale/sale.schema.js';
 
-/** Socket.IO events (CONTRACT section 5). Clients connect to the default namespace with `auth: {token}`. */
+/** Socket.IO events (docs/live-events.md). Clients connect to the default namespace with `auth: {token}`. */
 export const SOCKET_EVENTS = {
   sale: 'sale',
   summary: 'summary',

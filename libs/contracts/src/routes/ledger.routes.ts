@@ -19,7 +19,10 @@ import {
 } from '../ledger/ledger.schema.js';
 import { page, route, type RouteDef } from './route-def.js';
 
-/** Cards and float: the money ledger (CONTRACT section 3). POSTs that move money take an Idempotency-Key. */
+/**
+ * Cards and float: the money ledger (docs/rest-api.md, "Endpoints"; docs/decisions/0003-money-ledger.md). POSTs that
+ * move money take an Idempotency-Key.
+ */
 export const ledgerRoutes = {
   addCard: route({
     method: 'POST',

@@ -41,7 +41,7 @@ const priceSchema = z
 const isStorableId = (s: string) =>
   !s.includes('\u0000') && !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 
-/** One sale as a machine sends it (CONTRACT section 4). */
+/** One sale as a machine sends it (docs/device-protocol.md, "Sales"). */
 export const saleSchema = z
   .object({
     eventId: z

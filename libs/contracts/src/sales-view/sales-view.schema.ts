@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { espIdSchema, isoDateSchema } from '../common/common.schema.js';
 import { saleFlagSchema, WATER_TYPES } from '../sale/sale.schema.js';
 
-/** Seed section 9: rows per page options, default 10. */
+/** Rows per page options, default 10 (docs/web-app.md, "Behaviour"). */
 export const ROWS_PER_PAGE = [10, 25, 50, 100, 500, 1000] as const;
 
 export const summaryQuerySchema = z.object({ date: isoDateSchema.optional() }).strict();
@@ -121,7 +121,7 @@ export type CoinTransactionsResponse = z.infer<typeof coinTransactionsResponseSc
 
 export const machineIdParamSchema = z.object({ machineId: espIdSchema }).strict();
 
-/** Seed: the export's header row (CONTRACT 3a). */
+/** The export's header row: the table's column titles (docs/rest-api.md, "Details"). */
 export const CARD_EXPORT_COLUMNS = [
   'SN',
   'Card ID',

@@ -44,13 +44,19 @@ export const registerUserRequestSchema = z
 export type RegisterUserRequest = z.input<typeof registerUserRequestSchema>;
 export type RegisterUserCommand = z.output<typeof registerUserRequestSchema>;
 
-/** POST /attendant/user/register-user (manager). Email is optional (seed: placeholder "Optional"). */
+/**
+ * POST /attendant/user/register-user (manager). Email is optional (its placeholder says "Optional", docs/web-app.md,
+ * "Screens").
+ */
 export const registerAttendantRequestSchema = z
   .object({
     userId: uuidSchema,
     firstName: name('First name'),
     lastName: name('Last name'),
-    username: name('Company name'),
+    /** The attendant's own username, unique like every user's (case-insensitive). */
+    username: name('Username'),
+    /** The company the attendant works for; several attendants may share it. */
+    companyName: name('Company name').optional().nullable(),
     email: z
       .union([z.literal('').transform(() => undefined), emailSchema])
       .optional()

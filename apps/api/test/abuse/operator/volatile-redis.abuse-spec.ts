@@ -1,9 +1,9 @@
 /**
- * Operator mistakes, Redis (docs/security.md): a sale is acknowledged to its machine once it is queued
- * in Redis (CONTRACT section 4), so a production deployment on a Redis that forgets on restart
- * (`appendonly no`) or evicts under memory pressure would lose sales the machines have already
- * deleted. With NODE_ENV=production the built program must refuse such a Redis in one line naming
- * both settings, unless the operator says ALLOW_VOLATILE_REDIS=true, which it then warns about.
+ * Operator mistakes, Redis (docs/security.md): a sale is acknowledged to its machine once it is queued in Redis
+ * (docs/device-protocol.md, "Acknowledgements and durability"), so a production deployment on a Redis that forgets on
+ * restart (`appendonly no`) or evicts under memory pressure would lose sales the machines have already deleted. With
+ * NODE_ENV=production the built program must refuse such a Redis in one line naming both settings, unless the operator
+ * says ALLOW_VOLATILE_REDIS=true, which it then warns about.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';

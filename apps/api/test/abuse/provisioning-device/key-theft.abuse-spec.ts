@@ -28,7 +28,9 @@ describe('provisioning over MQTT: a device key reaches only the machine that pin
     clients.push(client);
     return client;
   };
-  /** A machine that provisions as section 4 says: pins its secret, subscribes, says hello, gets listed. */
+  /**
+   * A machine that provisions as docs/device-protocol.md says: pins its secret, subscribes, says hello, gets listed.
+   */
   const honestMachine = async () => {
     const mac = randomMac();
     const client = await provisioner(mac);

@@ -16,9 +16,9 @@ const options = (clientId: string, username: string, password: string): IClientO
 });
 
 /**
- * An MQTT client on the provisioning side of section 4 of the device protocol: username `provision`,
- * client id = a MAC as 12 upper-case hex digits, password = a secret it chose. It records every
- * message that reaches its assignment topic, empty ones (a cleared retained message) included.
+ * An MQTT client on the provisioning side of the device protocol (docs/device-protocol.md, "Identity and
+ * provisioning"): username `provision`, client id = a MAC as 12 upper-case hex digits, password = a secret it chose. It
+ * records every message that reaches its assignment topic, empty ones (a cleared retained message) included.
  */
 export class ProvisioningClient {
   /** Payloads received on the assignment topic, in order. */

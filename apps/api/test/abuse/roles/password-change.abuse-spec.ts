@@ -2,7 +2,7 @@
  * Any role, the password change (docs/security.md): whoever holds a user's token (a stolen one, or a
  * browser left signed in) must not be able to guess the current password without limit, and a
  * password change must end the sessions it is meant to end, open live connections included, in every
- * API process (CONTRACT 3: "the user's other tokens and live connections end").
+ * API process (docs/rest-api.md, "Endpoints": the user's other tokens and live connections end).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { io as connect, type Socket } from 'socket.io-client';

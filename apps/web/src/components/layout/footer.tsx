@@ -1,4 +1,4 @@
-/** Seed section 2: a copyright with the current year and 'Water Vending Solutions'. */
+/** A copyright with the current year and 'Water Vending Solutions' (docs/web-app.md, "Screens"). */
 export function Footer() {
   return (
     <footer className="footer">

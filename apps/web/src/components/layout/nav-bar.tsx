@@ -6,7 +6,7 @@ import { NavGroup } from './nav-group';
 import { navItemsFor } from './nav-items';
 
 /**
- * Seed section 2: a title bar with a slide-in menu on a phone and an inline menu on a desktop (the
+ * A title bar with a slide-in menu on a phone and an inline menu on a desktop (the
  * stylesheet decides which); the items depend on the stored role. `badges` puts something live beside
  * a link (the manager's pending float requests), keyed by the link's path; the app supplies them.
  */

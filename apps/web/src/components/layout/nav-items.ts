@@ -17,7 +17,9 @@ export type NavItem = NavLinkItem | NavGroupItem;
 const link = (label: string, to: string): NavLinkItem => ({ kind: 'link', label, to });
 const logout = link('Logout', paths.logout.getHref());
 
-/** Seed section 2: items depend on the role; the manager has a Management drop-down; every role has Logout. */
+/**
+ * Items depend on the role (docs/web-app.md, "Screens"); the manager has a Management drop-down; every role has Logout.
+ */
 export const navItemsByRole = {
   admin: [
     link('Dashboard', paths.admin.dashboard.getHref()),

@@ -13,7 +13,7 @@ interface AccountStepProps {
 }
 
 /**
- * Step 2 of both registration wizards (seed sections 2 and 4): the device, Machine Location,
+ * Step 2 of both registration wizards (docs/web-app.md, "Screens" and "Behaviour"): the device, Machine Location,
  * Password and Confirm Password, then Back and Register.
  */
 export function AccountStep({ device, bind, busy, onBack, onRegister }: AccountStepProps) {

@@ -11,7 +11,7 @@ interface DeviceIdFieldProps {
 }
 
 /**
- * A device id choice. Not `required` for the browser: the forms show the seed's own message
+ * A device id choice. Not `required` for the browser: the forms show their own message
  * ('Please select an ESP32 ID') instead of the browser's tooltip.
  */
 export function DeviceIdField({ label, value, onChange, choices, placeholder }: DeviceIdFieldProps) {

@@ -1,4 +1,4 @@
-/** Seed section 2 and 8: the text shown while a session is verified or data loads. */
+/** The text shown while a session is verified or data loads. */
 export function Loading() {
   return (
     <p className="loading" role="status">

@@ -14,7 +14,7 @@ interface PaginationProps {
 }
 
 /**
- * Previous / 'Page X of Y' / Next (seed section 5: Previous is disabled on page 1, Next on the last
+ * Previous / 'Page X of Y' / Next (docs/web-app.md, "Behaviour": Previous is disabled on page 1, Next on the last
  * page, the ceiling of total divided by rows per page), with the rows-per-page selector.
  */
 export function Pagination({ page, limit, total, onPage, limitOptions, onLimit, label }: PaginationProps) {

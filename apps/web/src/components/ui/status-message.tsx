@@ -5,7 +5,7 @@ export type Tone = 'error' | 'success' | 'info';
 interface StatusMessageProps {
   tone: Tone;
   children: ReactNode;
-  /** A second, smaller line: the server's reason behind a seed message. */
+  /** A second, smaller line: the server's reason behind a fixed message. */
   detail?: string | null;
 }
 

@@ -4,7 +4,7 @@ import { AddCardForm } from '@/features/cards/components/add-card-form';
 import { MyDevices } from '@/features/devices/components/my-devices';
 import { FloatBalance } from '@/features/float/components/float-balance';
 
-/** The attendant's home, labelled Add Card (seed section 2): register a prepaid card from float. */
+/** The attendant's home, labelled Add Card (docs/web-app.md, "Screens"): register a prepaid card from float. */
 export function AttendantDashboardRoute() {
   return (
     <Page

@@ -4,7 +4,7 @@ import { FloatBalance } from '@/features/float/components/float-balance';
 import { FloatHistory } from '@/features/float/components/float-history';
 import { RequestFloatForm } from '@/features/float/components/request-float-form';
 
-/** Request Float (/att/manager/float, seed: the Attendant Dashboard). */
+/** Request Float (/att/manager/float, on the Attendant Dashboard). */
 export function RequestFloatRoute() {
   return (
     <Page title="Request Float" lead="Ask your manager for float to load onto customers’ cards.">

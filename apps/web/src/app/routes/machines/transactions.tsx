@@ -5,7 +5,7 @@ import { TransactionsView } from '@/features/transactions/components/transaction
 
 const TITLES = { card: 'Card-Based Transactions', coin: 'Coin-Based Transactions' } as const;
 
-/** /machine/{machineId}/card and /machine/{machineId}/coin (seed section 2). */
+/** /machine/{machineId}/card and /machine/{machineId}/coin (docs/web-app.md, "Routes"). */
 export function TransactionsRoute({ kind }: { kind: 'card' | 'coin' }) {
   const machineId = useParams().machineId ?? '';
   const other = kind === 'card' ? 'coin' : 'card';

@@ -4,7 +4,7 @@ import { Page } from '@/components/ui/page';
 import { AttendantName } from '@/features/attendants/components/attendant-name';
 import { MyDevices } from '@/features/devices/components/my-devices';
 
-/** Manage Devices (/manager/machine/usage, seed section 2): each machine links to its settings. */
+/** Manage Devices (/manager/machine/usage, docs/web-app.md, "Screens"): each machine links to its settings. */
 export function MachineUsageRoute() {
   return (
     <Page title="Manage Devices" lead="Select a machine block to edit its setting.">

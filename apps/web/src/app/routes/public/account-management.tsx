@@ -23,7 +23,7 @@ export function AccountManagementRoute() {
     return (
       <Page title="Account Management" narrow lead="Sign in to see your account and add devices.">
         <div className="card">
-          {/* Seed section 8: this login shows 'Login failed' without the server's text. */}
+          {/* This login shows 'Login failed' without the server's text (docs/web-app.md, "Screens"). */}
           <LoginForm failureText={() => 'Login failed'} onSuccess={() => undefined} />
         </div>
       </Page>
@@ -43,7 +43,7 @@ function AccountPanel({ session }: { session: Session }) {
     <Page
       title="Account Management"
       actions={
-        // Seed section 4: here Logout removes the token and the role.
+        // Here Logout removes the token and the role (docs/web-app.md, "Behaviour").
         <Button variant="secondary" onClick={signOut}>
           Logout
         </Button>

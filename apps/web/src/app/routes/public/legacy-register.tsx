@@ -3,7 +3,7 @@ import { Page } from '@/components/ui/page';
 import { UserRegisterForm } from '@/features/users/components/user-register-form';
 
 /**
- * The older ESP32 User Registration form (/b). The seed shows it only in part; it is the one-page
+ * The older ESP32 User Registration form (/b). Only part of it is specified; it is the one-page
  * version of Create User: a user together with the ESP32 device they own, sent to POST
  * /admin/register-user. It is a public route, but only a signed-in admin gets a device list and a
  * successful answer; anyone else sees the server's refusal as 'Error registering user'.

@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
 import { Button } from '@/components/ui/button';
 
-/** Seed section 2: a landing page with a Continue button that goes to /login. */
+/** A landing page with a Continue button that goes to /login (docs/web-app.md, "Screens"). */
 export function WelcomeRoute() {
   const navigate = useNavigate();
   return (

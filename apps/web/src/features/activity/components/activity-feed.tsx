@@ -11,7 +11,7 @@ type Item = { at: string; key: string } & (
   { type: 'sale'; sale: RecentSale } | { type: 'status'; change: StatusChange }
 );
 
-/** Machine activity (issue 4): sales and online/offline changes of the caller's machines, newest first. */
+/** Machine activity: sales and online/offline changes of the caller's machines, newest first. */
 export function ActivityFeed() {
   const sales = useRecentSales();
   const changes = useLiveActivity();

@@ -28,7 +28,7 @@ interface AuditLogProps {
   actors: readonly SelectOption[];
 }
 
-/** The admin's audit trail (issue 5): money movements and changes of users, devices, tariffs and Wi-Fi. */
+/** The admin's audit trail: money movements and changes of users, devices, tariffs and Wi-Fi. */
 export function AuditLog({ actors }: AuditLogProps) {
   const [draft, setDraft] = useState(EMPTY);
   const [filters, setFilters] = useState<AuditFilters>({});

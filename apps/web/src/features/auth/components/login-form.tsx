@@ -12,7 +12,7 @@ interface LoginFormProps {
   failureText: (error: unknown) => string;
 }
 
-/** Seed section 2: 'Email or Phone Number' and 'Password', both required. */
+/** 'Email or Phone Number' and 'Password', both required (docs/web-app.md, "Screens"). */
 export function LoginForm({ onSuccess, failureText }: LoginFormProps) {
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
@@ -50,7 +50,7 @@ export function LoginForm({ onSuccess, failureText }: LoginFormProps) {
   );
 }
 
-/** Seed section 8: 'Login failed: ' + the server's text; no answer at all: 'Error logging in'. */
+/** 'Login failed: ' + the server's text; no answer at all: 'Error logging in'. */
 export function mainLoginFailureText(error: unknown): string {
   return error instanceof ApiError ? `Login failed: ${error.message}` : 'Error logging in';
 }

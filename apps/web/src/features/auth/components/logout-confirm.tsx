@@ -3,7 +3,7 @@ import { paths } from '@/config/paths';
 import { Button } from '@/components/ui/button';
 import { useSignOut } from '../hooks/use-sign-out';
 
-/** Seed section 2: Logout clears the session and goes to /login; Cancel goes back one page. */
+/** Logout clears the session and goes to /login; Cancel goes back one page. */
 export function LogoutConfirm() {
   const navigate = useNavigate();
   const location = useLocation();

@@ -6,7 +6,7 @@ import { clearSession, isSessionActive, readSession, useSession } from '@/lib/se
 import { Loading } from '@/components/ui/loading';
 
 /**
- * Seed section 2, route guards: no token, no expiry or an expired one clears the session and goes to
+ * Route guards (docs/web-app.md, "Routes"): no token, no expiry or an expired one clears the session and goes to
  * /login; a stored role other than the route's goes to /. The check runs on every navigation, whenever
  * the stored session changes (another tab), and every 60 seconds; 'Loading...' shows until it passes.
  * A route may admit several roles (a machine's pages: the admin's dashboard links to them too).

@@ -11,7 +11,7 @@ export interface AddCardInput {
 export const addCard = ({ body, idempotencyKey }: AddCardInput) =>
   callApi(ledgerRoutes.addCard, { body, headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } });
 
-/** POST /att/add/user/card: the card's balance is loaded from the attendant's float (CONTRACT section 3). */
+/** POST /att/add/user/card: the card's balance is loaded from the attendant's float (docs/rest-api.md, "Details"). */
 export function useAddCard() {
   const queryClient = useQueryClient();
   return useMutation({

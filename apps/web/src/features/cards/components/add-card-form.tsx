@@ -19,7 +19,7 @@ const EMPTY = {
 type Result = { tone: 'success' | 'error'; text: string };
 
 /**
- * Register New User, the attendant's card registration (seed sections 2, 5 and 8): Card ID, First
+ * Register New User, the attendant's card registration (docs/web-app.md, "Screens" and "Behaviour"): Card ID, First
  * Name, Last Name, Mobile No (optional), Balance (step 0.01) and Card Type. A card already registered
  * (409) is an alert 'Card is already registered.'; success shows the new id and resets the form.
  */

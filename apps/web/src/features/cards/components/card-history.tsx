@@ -49,7 +49,7 @@ function HistoryTable({ rows }: { rows: CardHistoryRow[] }) {
   );
 }
 
-/** A card's 'Transaction History' (seed section 2): Transaction ID, Amount, Date, Card Type. */
+/** A card's 'Transaction History': Transaction ID, Amount, Date, Card Type. */
 export function CardHistory({ cardId }: { cardId: string }) {
   const history = useCardHistory(cardId);
   return (

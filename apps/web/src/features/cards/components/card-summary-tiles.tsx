@@ -5,7 +5,7 @@ import { useCardSummary } from '../api/get-card-summary';
 import { fetchFailure } from './fetch-failure';
 
 /**
- * Card Information Summary (seed section 2): a tile per machine with 'Machine ID' and 'Total Cards';
+ * Card Information Summary: a tile per machine with 'Machine ID' and 'Total Cards';
  * a tile opens that machine's Registered Cards panel.
  */
 export function CardSummaryTiles({ cardsHref }: { cardsHref: (machineId: string) => string }) {

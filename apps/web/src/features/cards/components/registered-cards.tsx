@@ -18,7 +18,7 @@ interface RegisteredCardsProps {
 }
 
 /**
- * Registered Cards for Machine (seed sections 2 and 4): selecting a machine loads its cards; a card
+ * Registered Cards for Machine (docs/web-app.md, "Screens"): selecting a machine loads its cards; a card
  * click selects it and loads its transactions; clicking the same card again deselects it.
  */
 export function RegisteredCards({ machineId, onMachineChange }: RegisteredCardsProps) {

@@ -9,7 +9,7 @@ import { useAssignId } from '../api/assign-id';
 import { useMacAddresses } from '../api/get-mac-addresses';
 import { DeviceKeyNotice } from './device-key-notice';
 
-/** Seed section 8: 'Error: ' + the server's error, or 'Something went wrong'. */
+/** 'Error: ' + the server's error, or 'Something went wrong'. */
 function assignFailureText(error: unknown): string {
   const reason = error instanceof ApiError ? (error.body?.error ?? error.body?.message) : undefined;
   return `Error: ${reason || 'Something went wrong'}`;
@@ -74,7 +74,7 @@ export function AssignIdForm() {
           Assign ID
         </Button>
         {problem && <StatusMessage tone="error">{problem}</StatusMessage>}
-        {/* Seed section 2: red when the result contains the word Error, otherwise green. */}
+        {/* Red when the result contains the word Error, otherwise green. */}
         {result && <StatusMessage tone={result.includes('Error') ? 'error' : 'success'}>{result}</StatusMessage>}
       </form>
       {issued && (

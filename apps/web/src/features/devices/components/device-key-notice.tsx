@@ -7,7 +7,7 @@ interface DeviceKeyNoticeProps {
   onDismiss: () => void;
 }
 
-/** The device key of a new machine: the server returns it once and never again (CONTRACT section 3). */
+/** The device key of a new machine: the server returns it once and never again (docs/rest-api.md, "Endpoints"). */
 export function DeviceKeyNotice({ espId, deviceKey, onDismiss }: DeviceKeyNoticeProps) {
   const [copied, setCopied] = useState(false);
   const canCopy = typeof navigator.clipboard?.writeText === 'function';

@@ -11,7 +11,7 @@ interface DeviceListProps {
   label?: string;
 }
 
-/** Devices with ID and Location; seed empty text 'No ESP devices assigned'. */
+/** Devices with ID and Location; empty text 'No ESP devices assigned'. */
 export function DeviceList({ devices, linkTo, renderExtra, label = 'Devices' }: DeviceListProps) {
   if (!devices.length) return <p className="empty">No ESP devices assigned</p>;
   return (

@@ -11,7 +11,7 @@ export interface AssignFloatInput {
 export const assignFloat = ({ body, idempotencyKey }: AssignFloatInput) =>
   callApi(ledgerRoutes.assignFloat, { body, headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } });
 
-/** POST /manager/assign-float: the request leaves the pending list (seed section 4). */
+/** POST /manager/assign-float: the request leaves the pending list (docs/web-app.md, "Behaviour"). */
 export function useAssignFloat() {
   const queryClient = useQueryClient();
   const { queryKey } = getManagerFloatRequestsQueryOptions();

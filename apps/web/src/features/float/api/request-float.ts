@@ -11,7 +11,7 @@ export interface RequestFloatInput {
 export const requestFloat = ({ body, idempotencyKey }: RequestFloatInput) =>
   callApi(ledgerRoutes.requestFloat, { body, headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } });
 
-/** POST /attendant/request-float; the history reloads (seed section 8). */
+/** POST /attendant/request-float; the history reloads (docs/web-app.md, "Behaviour"). */
 export function useRequestFloat() {
   const queryClient = useQueryClient();
   return useMutation({

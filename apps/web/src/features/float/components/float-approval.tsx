@@ -11,14 +11,14 @@ import { FloatApprovalRow } from './float-approval-row';
 
 type Result = { tone: 'success' | 'error'; text: string };
 
-/** Seed section 8: 'Error: ' and the server's text, or the seed's sentence when nothing answered. */
+/** 'Error: ' and the server's text, or a fixed sentence when nothing answered. */
 const failure = (error: unknown, fallback: string): Result => ({
   tone: 'error',
   text: error instanceof ApiError ? `Error: ${serverText(error)}` : fallback,
 });
 
 /**
- * Float Approval (seed sections 2 and 8): each pending request with Attendant ID and Requested Float;
+ * Float Approval (docs/web-app.md, "Screens"): each pending request with Attendant ID and Requested Float;
  * 'Assign Float' approves it with the (editable) amount and removes it from the list; Reject refuses it.
  */
 export function FloatApproval() {

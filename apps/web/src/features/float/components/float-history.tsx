@@ -6,7 +6,7 @@ import { StatusMessage } from '@/components/ui/status-message';
 import { useAttendantFloatRequests } from '../api/get-attendant-float-requests';
 
 /**
- * 'Float Request History' (seed section 2): Requested Amount, Approved Amount (or N/A), Status,
+ * 'Float Request History': Requested Amount, Approved Amount (or N/A), Status,
  * Requested At, Approved At (or N/A); newest first. Kept live by `float.updated`.
  */
 export function FloatHistory() {

@@ -9,7 +9,7 @@ const MAX_NOTICES = 3;
 
 /**
  * Mounted on every page of a signed-in manager: keeps the pending float requests current and shows a
- * notice when an attendant asks for float (issue 5), except on Float Approval itself, which lists it.
+ * notice when an attendant asks for float, except on Float Approval itself, which lists it.
  */
 export function ManagerFloatLive({ approvalHref }: { approvalHref: string }) {
   const [notices, setNotices] = useState<FloatRequestedEvent[]>([]);

@@ -7,7 +7,7 @@ import { TextField } from '@/components/ui/text-field';
 import { useRequestFloat } from '../api/request-float';
 
 /**
- * Request Float (seed sections 2 and 8): 'Request Float Amount' and 'Request Float'. Success clears the
+ * Request Float (docs/web-app.md, "Screens"): 'Request Float Amount' and 'Request Float'. Success clears the
  * field and reloads the history; a refusal shows 'Error: ' with the server's text, no answer at all
  * 'Error submitting float request'.
  */

@@ -4,9 +4,9 @@ import { useLiveConnect, useLiveEvent } from '@/lib/live';
 import { queryKeys } from '@/lib/query-keys';
 
 /**
- * The manager's side of the live float events (issue 5): a new request joins the pending list (the
- * navigation's count follows it) and is announced through `onRequested`; an approved or rejected one
- * leaves it, whoever decided it.
+ * The manager's side of the live float events (docs/live-events.md, "Events"): a new request joins the pending list
+ * (the navigation's count follows it) and is announced through `onRequested`; an approved or rejected one leaves it,
+ * whoever decided it.
  */
 export function useLiveManagerFloat(onRequested: (event: FloatRequestedEvent) => void, enabled = true): void {
   const queryClient = useQueryClient();

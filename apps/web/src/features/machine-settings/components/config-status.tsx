@@ -3,8 +3,8 @@ import { useConfigState } from '../api/get-config-state';
 import { useLiveConfigState } from '../hooks/use-live-config-state';
 
 /**
- * Whether the newest settings are applied on the machine or still pending (CONTRACT section 4: the
- * machine acknowledges each config version it applies). Updated live by `config.applied`.
+ * Whether the newest settings are applied on the machine or still pending (docs/device-protocol.md, "Configuration":
+ * the machine acknowledges each config version it applies). Updated live by `config.applied`.
  */
 export function ConfigStatus({ espId }: { espId: string }) {
   const state = useConfigState(espId);

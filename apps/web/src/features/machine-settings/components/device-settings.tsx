@@ -2,7 +2,7 @@ import { ConfigStatus } from './config-status';
 import { TariffsPanel } from './tariffs-panel';
 import { WifiPanel } from './wifi-panel';
 
-/** Device Settings (seed section 2): the Wi-Fi and Tariffs panels side by side (stacked on a phone). */
+/** Device Settings: the Wi-Fi and Tariffs panels side by side (stacked on a phone). */
 export function DeviceSettings({ espId }: { espId: string }) {
   return (
     <div className="stack">

@@ -5,7 +5,7 @@ export interface Result {
   text: string;
 }
 
-/** Seed section 8: the server's message when it answered, else the seed's text with the detail. */
+/** The server's message when it answered, else the screen's fixed text with the detail. */
 export function failure(error: unknown, fallback: (detail: string) => string): Result {
   if (error instanceof ApiError) return { tone: 'error', text: serverText(error) ?? error.message };
   return { tone: 'error', text: fallback(error instanceof Error ? error.message : String(error)) };

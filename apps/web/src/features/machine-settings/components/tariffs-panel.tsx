@@ -14,7 +14,7 @@ const EMPTY = { coldTariffs: '', freshTariffs: '', freshCalb: '', coldCalb: '' }
 type TariffFields = typeof EMPTY;
 
 /**
- * Tariffs Management, 'Insert New Tariffs' (seed section 2): the previous tariffs and calibrations,
+ * Tariffs Management, 'Insert New Tariffs': the previous tariffs and calibrations,
  * four required text fields, 'Insert Tariffs' and 'Clear'; after a success the fields clear and
  * 'Newly Inserted Tariffs' shows what was sent.
  */

@@ -8,7 +8,7 @@ import { useUpdateWifi } from '../api/update-wifi';
 import { failure, type Result } from './settings-result';
 
 /**
- * Wi-Fi Credentials (seed section 2): SSID and Password, both required, 'Update Wi-Fi' and 'Clear'
+ * Wi-Fi Credentials: SSID and Password, both required, 'Update Wi-Fi' and 'Clear'
  * (which sends both empty). The fields start from the machine's current credentials.
  */
 export function WifiPanel({ espId }: { espId: string }) {

@@ -7,7 +7,7 @@ import { useUserInfo } from '../api/get-user-info';
 
 interface UserInfoCardProps {
   title: string;
-  /** A manager's username is their company name (seed: "Company Name (stored as username)"). */
+  /** A manager's username is their company name (the registration form's "Company Name (stored as username)"). */
   usernameLabel?: 'Username' | 'Company Name';
   /** Extra rows after the profile, e.g. the role. */
   extra?: readonly { label: string; value: string }[];

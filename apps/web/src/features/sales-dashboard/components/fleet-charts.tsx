@@ -45,7 +45,7 @@ function ChartCard({ title, total, children }: { title: string; total: string; c
 }
 
 /**
- * The dashboard's live charts (issue 4): sales by hour, coin against card, litres by water type and
+ * The dashboard's live charts: sales by hour, coin against card, litres by water type and
  * machines online. The overview they draw is patched by live events, so they move without a reload.
  */
 export default function FleetCharts({ overview }: { overview: FleetOverview }) {

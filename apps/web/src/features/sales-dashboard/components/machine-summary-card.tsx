@@ -47,7 +47,7 @@ function SummaryLink({ to, title, lines }: { to: string; title: string; lines: L
 }
 
 /**
- * One machine on the dashboard (seed section 2). Seed section 9: the daily block shows only when the
+ * One machine on the dashboard (docs/web-app.md, "Screens"). The daily block shows only when the
  * coin or card daily price is above 0; missing numbers are 0. The coin summary opens the coin
  * transactions, the card summary the card transactions.
  */

@@ -13,7 +13,7 @@ import { MachineSummaryCard, type MachineLinks } from './machine-summary-card';
 const FleetCharts = lazy(() => import('./fleet-charts'));
 
 /**
- * The admin's and the manager's dashboard (seed section 2): a date picker (today by default, in the
+ * The admin's and the manager's dashboard (docs/web-app.md, "Screens"): a date picker (today by default, in the
  * app's time zone), live charts, and one card per machine in the caller's scope (the server scopes).
  */
 export function SalesDashboard({ links }: { links: MachineLinks }) {
@@ -70,7 +70,7 @@ interface MachineCardsProps {
   links: MachineLinks;
 }
 
-/** Seed section 9: the cards follow the daily list, or the monthly list when the daily one is empty. */
+/** The cards follow the daily list, or the monthly list when the daily one is empty. */
 function MachineCards({ daily, monthly, overview, links }: MachineCardsProps) {
   if (daily.isError || monthly.isError) {
     return <StatusMessage tone="error">Error: Machine data is not available.</StatusMessage>;

@@ -8,7 +8,7 @@ import type {
 } from '@wv/contracts';
 import { businessHour } from '@/lib/dates';
 
-/** Pure cache updates for the live events (CONTRACT section 5); each returns a new object. */
+/** Pure cache updates for the live events (docs/live-events.md, "Events"); each returns a new object. */
 
 type Figures = { price: number; volume: number };
 

@@ -13,9 +13,9 @@ import {
 } from './sales-patches';
 
 /**
- * Keeps the dashboard's cached summaries and overview current from Socket.IO (STYLE: events patch
- * the query cache through the same keys), so that a sale shows without a reload. Whatever was missed
- * while the connection was down is fetched again when it comes (back) up.
+ * Keeps the dashboard's cached summaries and overview current from Socket.IO (docs/architecture.md, "Modules and
+ * conventions": events patch the query cache through the same keys), so that a sale shows without a reload. Whatever
+ * was missed while the connection was down is fetched again when it comes (back) up.
  */
 export function useLiveSalesViews(): void {
   const queryClient = useQueryClient();

@@ -5,7 +5,7 @@ import type { TransactionFilters, TransactionKind } from './get-transactions';
 
 /**
  * 'Entire Dataset': the server streams every row matching the filters and sort as table_data.xlsx
- * (CONTRACT section 3). It is fetched with the bearer token, then saved under the seed's file name.
+ * (docs/rest-api.md, "Details"). It is fetched with the bearer token, then saved as table_data.xlsx.
  */
 export async function exportTransactions(
   kind: TransactionKind,

@@ -17,7 +17,7 @@ export type TransactionField<K extends TransactionKind> = K extends 'card'
 
 export type TransactionRow<K extends TransactionKind> = K extends 'card' ? CardTransaction : CoinTransaction;
 
-/** What the table asks for: the seed's filters plus the server-side sort (CONTRACT section 3). */
+/** What the table asks for: its date and search filters plus the server-side sort (docs/rest-api.md, "Endpoints"). */
 export interface TransactionFilters<K extends TransactionKind = TransactionKind> {
   startDate?: string;
   endDate?: string;
@@ -62,8 +62,8 @@ export const getTransactionsQueryOptions = <K extends TransactionKind>(
   });
 
 /**
- * GET /machines/{machineId}/card-transactions or coin-transactions (seed section 7). `refreshEvery`
- * re-asks on a timer (seed section 9: every 60 seconds while no date range is chosen).
+ * GET /machines/{machineId}/card-transactions or coin-transactions (docs/rest-api.md, "Endpoints"). `refreshEvery`
+ * re-asks on a timer (docs/web-app.md, "Behaviour": every 60 seconds while no date range is chosen).
  */
 export const useTransactions = <K extends TransactionKind>(
   kind: K,

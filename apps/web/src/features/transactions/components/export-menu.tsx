@@ -7,7 +7,7 @@ interface ExportMenuProps {
   disabled?: boolean;
 }
 
-/** Seed section 2: 'Export Data' offers 'Current Page' or 'Entire Dataset'. */
+/** 'Export Data' offers 'Current Page' or 'Entire Dataset'. */
 export function ExportMenu({ onCurrentPage, onEntireDataset, disabled }: ExportMenuProps) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);

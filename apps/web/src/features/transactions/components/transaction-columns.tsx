@@ -6,7 +6,7 @@ import type { XlsxCell } from '@/lib/xlsx';
 import type { TransactionField, TransactionKind, TransactionRow } from '../api/get-transactions';
 
 export interface Column<K extends TransactionKind> {
-  /** The seed's column title (also the export's header, CONTRACT 3a). */
+  /** The column title (also the export's header, docs/rest-api.md, "Details"). */
   title: string;
   /** The field the server sorts by; SN is a row number and does not sort. */
   field?: TransactionField<K>;
@@ -36,7 +36,7 @@ function CardIdCell({ row }: { row: CardTransaction }) {
   );
 }
 
-/** The row's number across pages (seed: SN). */
+/** The row's number across pages (SN). */
 const snColumn = <K extends TransactionKind>(): Column<K> => ({
   title: 'SN',
   numeric: true,
@@ -73,7 +73,7 @@ const common = {
   },
 } as const;
 
-/** Seed section 2, Coin-Based Transactions: SN, Price, Volume, Water Type, Date. */
+/** Coin-Based Transactions: SN, Price, Volume, Water Type, Date. */
 export const COIN_COLUMNS: Column<'coin'>[] = [
   snColumn<'coin'>(),
   common.price,
@@ -82,7 +82,7 @@ export const COIN_COLUMNS: Column<'coin'>[] = [
   common.time,
 ];
 
-/** Seed section 2, Card-Based Transactions: SN, Card ID, Card Type, First Name, Last Name, Price, Volume, Water Type, Date. */
+/** Card-Based Transactions: SN, Card ID, Card Type, First Name, Last Name, Price, Volume, Water Type, Date. */
 export const CARD_COLUMNS: Column<'card'>[] = [
   snColumn<'card'>(),
   { title: 'Card ID', field: 'cardId', render: (row) => <CardIdCell row={row} />, cell: (row) => row.cardId },

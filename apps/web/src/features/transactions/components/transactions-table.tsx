@@ -21,7 +21,7 @@ interface TransactionsTableProps<K extends TransactionKind> {
 const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
 
 /**
- * The transactions as a table (seed section 2): each sortable header is a button; the first click
+ * The transactions as a table: each sortable header is a button; the first click
  * sorts ascending, the next descending. On a phone the table scrolls sideways inside its frame.
  */
 export function TransactionsTable<K extends TransactionKind>({

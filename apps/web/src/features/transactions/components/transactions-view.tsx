@@ -19,7 +19,7 @@ import { columnsFor, EXPORT_HEADER } from './transaction-columns';
 import { ExportMenu } from './export-menu';
 import { TransactionsTable, type SortState } from './transactions-table';
 
-/** Seed section 9: with no date range chosen, the list refreshes every 60 seconds. */
+/** With no date range chosen, the list refreshes every 60 seconds. */
 const AUTO_REFRESH_MS = 60_000;
 
 interface Range {
@@ -28,7 +28,7 @@ interface Range {
 }
 
 /**
- * Card-Based or Coin-Based Transactions of one machine (seed sections 2, 4, 5 and 9): start and end
+ * Card-Based or Coin-Based Transactions of one machine (docs/web-app.md, "Screens" and "Behaviour"): start and end
  * dates with Filter (back to page 1), rows per page (a change goes back to page 1), headers sorting on
  * the server, Previous / Next with 'Page X of Y', and 'Export Data'. With no dates chosen, today's date
  * is filled in and the list refreshes every 60 seconds.

@@ -13,7 +13,7 @@ interface AccountInfoStepProps {
   onRegister: () => void;
 }
 
-/** Create user, step 2 (seed section 2): ESP32 ID, Machine Location, Password, Confirm Password. */
+/** Create user, step 2: ESP32 ID, Machine Location, Password, Confirm Password. */
 export function AccountInfoStep(props: AccountInfoStepProps) {
   const { bind, esp32Id, onEsp32IdChange, choices, busy, onBack, onRegister } = props;
   const placeholder =

@@ -15,7 +15,7 @@ const STEPS = ['Personal Info', 'Account Info'] as const;
 
 /**
  * Create user (admin, /register). The client generates the new user's id once per user: a retry of the
- * same registration is idempotent on the server (CONTRACT 3a); a fresh id follows each success.
+ * same registration is idempotent on the server (docs/rest-api.md, "Details"); a fresh id follows each success.
  */
 export function CreateUserWizard() {
   const [step, setStep] = useState(0);

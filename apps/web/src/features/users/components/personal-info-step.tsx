@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
 import type { PersonalFields } from './registration-fields';
 
-/** Create user, step 1 (seed section 2): six fields, all required, then Next. */
+/** Create user, step 1: six fields, all required, then Next. */
 export function PersonalInfoStep({ bind, onNext }: { bind: BindField<keyof PersonalFields>; onNext: () => void }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();

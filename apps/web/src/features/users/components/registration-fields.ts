@@ -7,7 +7,7 @@ export type PersonalFields = Pick<
   'firstName' | 'lastName' | 'username' | 'email' | 'phoneNumber' | 'location'
 >;
 export type AccountFields = Pick<RegisterUserRequest, 'esp32Id' | 'machine_location' | 'password'> & {
-  /** An interface field only (seed section 3). */
+  /** A form field only, never sent. */
   confirmPassword: string;
 };
 export type RegistrationFields = PersonalFields & AccountFields;

@@ -20,7 +20,7 @@ interface UserRegisterFormProps {
 }
 
 /**
- * One-page registration, the older forms of the seed (/b, /ca). Both call POST /admin/register-user,
+ * One-page registration, the older forms (/b, /ca). Both call POST /admin/register-user,
  * the only user-creating call an admin has; any other caller is refused by the server and the form
  * shows 'Error registering user' with the server's reason.
  */

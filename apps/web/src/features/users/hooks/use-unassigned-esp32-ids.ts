@@ -3,8 +3,8 @@ import { useAllEsp32Ids } from '../api/get-all-esp32-ids';
 import { useAssignedEsp32Ids } from '../api/get-assigned-esp32-ids';
 
 /**
- * Seed section 5: the device choice excludes devices already assigned to some user. Undefined until
- * both lists arrive; a failed list leaves it empty without a message (seed section 8: only logged).
+ * The device choice excludes devices already assigned to some user. Undefined until
+ * both lists arrive; a failed list leaves it empty without a message (only logged).
  */
 export function useUnassignedEsp32Ids({ enabled = true }: { enabled?: boolean } = {}): string[] | undefined {
   const all = useAllEsp32Ids({ enabled });
