@@ -7,7 +7,7 @@ import { preflight } from './preflight.mjs';
 
 const requested = process.argv.slice(2);
 const phases = [
-  { projects: ['unit', 'integration', 'abuse'], extra: ['--maxWorkers=2'] },
+  { projects: ['unit', 'integration', 'abuse', 'web'], extra: ['--maxWorkers=2'] },
   // The short fault suite alone: it measures recovery times, which other tests' load would distort.
   { projects: ['soak'], extra: ['--runInBand'] },
   { projects: ['e2e'], extra: ['--runInBand'] },
@@ -17,7 +17,7 @@ const phases = [
 
 const wanted = phases.flatMap((p) => p.projects);
 const problems = await preflight({
-  services: wanted.some((p) => p !== 'unit'),
+  services: wanted.some((p) => p !== 'unit' && p !== 'web'),
   browser: wanted.includes('e2e'),
 });
 if (problems.length > 0) {

@@ -1,0 +1,2 @@
+/** Stylesheets imported by modules under test mean nothing to jsdom. */
+export default {};
