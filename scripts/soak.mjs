@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The fault suite at full length (issue 6): SOAK_RUNS seeded runs (100 unless set), or one run with
+// The fault suite at full length (README.md, "Fault suite"): SOAK_RUNS seeded runs (100 unless set), or one run with
 // SOAK_SEED=n to replay a seed that failed. The short version runs inside `npm test`.
 import { spawnSync } from 'node:child_process';
 
