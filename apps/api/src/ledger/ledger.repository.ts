@@ -103,19 +103,28 @@ export class LedgerRepository {
    */
   async lockCards(m: EntityManager, cardIds: string[], sellingEspIds: string[]): Promise<LockedCard[]> {
     if (cardIds.length === 0) return [];
-    const rows: { id: string; cardId: string; balance: string; worksAt: string[] }[] = await m.query(
-      `SELECT c.id, c.card_id AS "cardId", c.balance::text,
-              ARRAY(SELECT s.esp_id FROM devices s
-                    WHERE s.esp_id = ANY($2) AND (s.esp_id = c.esp_id OR s.owner_id = home.owner_id)) AS "worksAt"
-       FROM cards c JOIN devices home ON home.esp_id = c.esp_id
-       WHERE c.card_id = ANY($1) ORDER BY c.card_id FOR UPDATE OF c`,
-      [cardIds, sellingEspIds],
+    const cards: { id: string; cardId: string; balance: string; homeEspId: string; homeOwnerId: string | null }[] =
+      await m.query(
+        `SELECT c.id, c.card_id AS "cardId", c.balance::text, c.esp_id AS "homeEspId", home.owner_id AS "homeOwnerId"
+         FROM cards c JOIN devices home ON home.esp_id = c.esp_id
+         WHERE c.card_id = ANY($1) ORDER BY c.card_id FOR UPDATE OF c`,
+        [cardIds],
+      );
+    // The owners of the batch's selling machines, read once: a card works at its own machine and at
+    // every machine of that machine's owner (an unowned machine: only there).
+    const selling: { espId: string; ownerId: string | null }[] = await m.query(
+      `SELECT esp_id AS "espId", owner_id AS "ownerId" FROM devices WHERE esp_id = ANY($1)`,
+      [sellingEspIds],
     );
-    return rows.map((r) => ({
-      id: r.id,
-      cardId: r.cardId,
-      balanceCents: toCents(r.balance),
-      worksAt: new Set(r.worksAt),
+    return cards.map((c) => ({
+      id: c.id,
+      cardId: c.cardId,
+      balanceCents: toCents(c.balance),
+      worksAt: new Set(
+        selling
+          .filter((s) => s.espId === c.homeEspId || (c.homeOwnerId !== null && s.ownerId === c.homeOwnerId))
+          .map((s) => s.espId),
+      ),
     }));
   }
 
