@@ -1,28 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ErrorCode, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS } from '@wv/contracts';
-import type { Redis } from 'ioredis';
 import { AppError } from '../common/app-error.js';
-import { REDIS } from '../redis/redis.provider.js';
-
-/**
- * Takes one attempt from every counter, or none when one of them is used up (then answers 0). The
- * window starts at a counter's first attempt and later ones do not extend it.
- */
-const RESERVE = `
-local over = false
-for _, key in ipairs(KEYS) do
-  if redis.call('INCR', key) > tonumber(ARGV[1]) then over = true end
-  redis.call('EXPIRE', key, ARGV[2], 'NX')
-end
-if not over then return 1 end
-for _, key in ipairs(KEYS) do redis.call('DECR', key) end
-return 0`;
-
-/** A success: the subject's count starts again; the address gets its attempt back (it was no failure). */
-const SUCCEEDED = `
-redis.call('DEL', KEYS[1])
-if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DECR', KEYS[2]) end
-return 1`;
+import { FailureBudget } from '../rate-limit/failure-budget.js';
 
 /** Who a sign-in is about: the account the identifier names, or else the identifier itself, normalised. */
 export type LoginSubject = { userId: string } | { identifier: string };
@@ -45,29 +24,26 @@ export interface PasswordAttempt {
  */
 @Injectable()
 export class LoginRateLimiter {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(private readonly budget: FailureBudget) {}
 
   async beginLogin(subject: LoginSubject, address: string): Promise<PasswordAttempt> {
     const subjectKey =
       'userId' in subject ? `login-fail:user:${subject.userId}` : `login-fail:id:${subject.identifier}`;
-    return this.reserve(
-      [subjectKey, `login-fail:ip:${address}`],
-      'Too many failed sign-in attempts; try again in 15 minutes',
-    );
+    const addressKey = `login-fail:ip:${address}`;
+    await this.take([subjectKey, addressKey], 'Too many failed sign-in attempts; try again in 15 minutes');
+    // A success: the subject's count starts again; the address gets its attempt back.
+    return { succeeded: () => this.budget.reset([subjectKey]).then(() => this.budget.giveBack([addressKey])) };
   }
 
   /** POST /user/password: a stolen token must not become an unlimited oracle for the current password. */
   async beginPasswordCheck(userId: string): Promise<PasswordAttempt> {
-    return this.reserve([`password-fail:user:${userId}`], 'Too many wrong current passwords; try again in 15 minutes');
+    const key = `password-fail:user:${userId}`;
+    await this.take([key], 'Too many wrong current passwords; try again in 15 minutes');
+    return { succeeded: () => this.budget.reset([key]) };
   }
 
-  private async reserve(keys: string[], message: string): Promise<PasswordAttempt> {
-    const taken = await this.redis.eval(RESERVE, keys.length, ...keys, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS);
-    if (Number(taken) !== 1) throw new AppError(ErrorCode.RateLimited, message);
-    return {
-      succeeded: async () => {
-        await this.redis.eval(SUCCEEDED, keys.length, ...keys);
-      },
-    };
+  private async take(keys: string[], message: string): Promise<void> {
+    if (!(await this.budget.take(keys, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS)))
+      throw new AppError(ErrorCode.RateLimited, message);
   }
 }

@@ -6,16 +6,9 @@ import { Fleet } from '@wv/simulator';
 import { createManager, provisionDevice } from '../factories/fleet.factory.js';
 import { TestMachine, waitFor } from '../support/mqtt-machine.js';
 import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js';
+import { saleMessage } from '../factories/sales.factory.js';
 
-const sale = (overrides: Record<string, unknown> = {}) => ({
-  eventId: randomUUID(),
-  kind: 'coin',
-  price: 500,
-  volume: 10,
-  waterType: 'pure',
-  time: new Date().toISOString(),
-  ...overrides,
-});
+const sale = saleMessage;
 
 describe('device bridge: MQTT and REST ingest', () => {
   let t: TestApp;

@@ -7,6 +7,7 @@ import { DomainEvents } from '../../src/events/domain-events.js';
 import { createAttendant, createManager } from '../factories/fleet.factory.js';
 import { TestMachine, waitFor } from '../support/mqtt-machine.js';
 import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js';
+import { saleMessage } from '../factories/sales.factory.js';
 
 interface Received {
   event: string;
@@ -35,15 +36,7 @@ async function openSocket(baseUrl: string, token: unknown): Promise<{ socket: So
   return { socket, events };
 }
 
-const sale = (overrides: Record<string, unknown> = {}) => ({
-  eventId: randomUUID(),
-  kind: 'coin',
-  price: 500,
-  volume: 10,
-  waterType: 'pure',
-  time: new Date().toISOString(),
-  ...overrides,
-});
+const sale = saleMessage;
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Dar_es_Salaam' }).format(new Date());
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
