@@ -16,9 +16,18 @@ const KEEPALIVE = 600;
 const gen = (packet) => mqttPacket.generate(packet, { protocolVersion: 4 });
 
 /** One machine's session: resolves once subscribed (and, with `sale`, once the sale is PUBACKed). */
+const history = new Map();
+const trace = (i, what) => {
+  if (!process.env.BENCH_TRACE_CLOSES) return;
+  const h = history.get(i) ?? [];
+  h.push(`${new Date().toISOString().slice(17, 23)} ${what}`);
+  history.set(i, h);
+};
 function session(i, sale) {
   return new Promise((resolve) => {
     const espId = loadEspId(i);
+    const attempt = Math.random().toString(36).slice(2, 6);
+    trace(i, `start ${attempt}`);
     const started = performance.now();
     const socket = net.connect({ port, host: '127.0.0.1', localAddress: addresses[i % addresses.length] });
     const parser = mqttPacket.parser({ protocolVersion: 4 });
@@ -28,6 +37,7 @@ function session(i, sale) {
     const finish = (result) => {
       if (done) return;
       done = true;
+      trace(i, `finish ${attempt} ${result.ok ? 'ok' : result.why}`);
       clearTimeout(timer);
       if (!result.ok) socket.destroy();
       resolve({ ...result, ...timing });
@@ -38,12 +48,18 @@ function session(i, sale) {
     socket.on('close', () => {
       if (sockets.get(i) === socket) {
         sockets.delete(i);
-        if (!dropping) closedWhileIdle++;
+        if (!dropping) {
+          closedWhileIdle++;
+          // BENCH_TRACE_CLOSES: which machine lost its idle session, and when, for the program's log.
+          trace(i, `idle close ${attempt}`);
+          if (process.env.BENCH_TRACE_CLOSES) console.error(`idle close ${espId} ${history.get(i).join(' | ')}`);
+        }
       }
       finish({ ok: false, why: 'closed' });
     });
     socket.on('data', (data) => parser.parse(data));
     parser.on('packet', (packet) => {
+      trace(i, `${packet.cmd} ${attempt}`);
       if (packet.cmd === 'connack') {
         timing.connack = performance.now() - started;
         if (packet.returnCode !== 0) return finish({ ok: false, why: `connack ${packet.returnCode}` });

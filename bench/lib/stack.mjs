@@ -1,6 +1,7 @@
 // Starts the built program as separate processes on a fresh database for a benchmark.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { login } from './measure.mjs';
@@ -80,6 +81,13 @@ export function startProcess(env) {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
+    // BENCH_LOG_DIR: every process's whole output also goes to <dir>/<pid>.log, for post-mortems.
+    if (process.env.BENCH_LOG_DIR) {
+      mkdirSync(process.env.BENCH_LOG_DIR, { recursive: true });
+      const file = createWriteStream(`${process.env.BENCH_LOG_DIR}/${env.APP_ROLES ?? 'all'}-${child.pid}.log`);
+      child.stdout.pipe(file);
+      child.stderr.pipe(file);
+    }
     child.once('exit', (code) => reject(new Error(`process exited (${code}):\n${out}`)));
   });
 }
@@ -115,7 +123,7 @@ export async function benchDeployment(name, extra = {}) {
     JWT_SECRET: 'bench-secret-0123456789',
     ADMIN_EMAIL: BENCH_LOGIN.email,
     ADMIN_PASSWORD: BENCH_LOGIN.password,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     ...extra,
   };
   return {

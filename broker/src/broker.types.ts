@@ -29,7 +29,7 @@ export interface SaleEnvelope {
 /** A non-sale device publish, delivered after it was authorized (not durable before PUBACK). */
 export type DeviceMessage =
   | {
-      kind: 'status' | 'config-ack';
+      kind: 'status' | 'config-ack' | 'telemetry' | 'cards-ack';
       espId: string;
       clientId: string;
       topic: string;
@@ -121,7 +121,8 @@ export type RefusalReason =
   | 'connection-rate'
   | 'auth-failure-limit'
   | 'revoked'
-  | 'provisioning-limit';
+  | 'provisioning-limit'
+  | 'superseded';
 
 export interface BrokerStats {
   connections: { opened: number; accepted: number; current: number };

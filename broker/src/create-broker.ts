@@ -58,6 +58,7 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
     batcher,
     identities: new WeakMap(),
     sessions: new Map(),
+    connectOrder: new WeakMap(),
     wills: new WeakMap(),
     isClosing: () => closing,
   };

@@ -40,6 +40,7 @@ export const REFUSAL_REASONS: readonly RefusalReason[] = [
   'auth-failure-limit',
   'revoked',
   'provisioning-limit',
+  'superseded',
 ];
 
 /**

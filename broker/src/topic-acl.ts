@@ -7,6 +7,9 @@
  */
 import {
   buildAssignmentTopic,
+  buildCardsAckTopic,
+  buildCardsDeltaTopic,
+  buildCardsTopic,
   buildConfigAckTopic,
   buildConfigTopic,
   buildHelloTopic,
@@ -14,13 +17,14 @@ import {
   buildSalesAckTopic,
   buildSalesTopic,
   buildStatusTopic,
+  buildTelemetryTopic,
   TOPIC_ROOT,
 } from '@wv/contracts';
 
 export type AclSubject = { kind: 'machine'; espId: string } | { kind: 'provisioning'; mac: string };
 
 /** What an allowed device publish is, so the broker knows where to route it. */
-export type DevicePublishKind = 'sales' | 'status' | 'config-ack' | 'hello';
+export type DevicePublishKind = 'sales' | 'status' | 'config-ack' | 'telemetry' | 'cards-ack' | 'hello';
 
 export type AclDenial = 'wildcard' | 'foreign-topic' | 'not-allowed';
 
@@ -33,12 +37,19 @@ function publishableTopics(subject: AclSubject): Map<string, DevicePublishKind> 
     [buildSalesTopic(subject.espId), 'sales'],
     [buildStatusTopic(subject.espId), 'status'],
     [buildConfigAckTopic(subject.espId), 'config-ack'],
+    [buildTelemetryTopic(subject.espId), 'telemetry'],
+    [buildCardsAckTopic(subject.espId), 'cards-ack'],
   ]);
 }
 
 function subscribableTopics(subject: AclSubject): string[] {
   if (subject.kind === 'provisioning') return [buildAssignmentTopic(subject.mac)];
-  return [buildConfigTopic(subject.espId), buildSalesAckTopic(subject.espId)];
+  return [
+    buildConfigTopic(subject.espId),
+    buildSalesAckTopic(subject.espId),
+    buildCardsTopic(subject.espId),
+    buildCardsDeltaTopic(subject.espId),
+  ];
 }
 
 function ownPrefix(subject: AclSubject): string {

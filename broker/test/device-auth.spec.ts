@@ -4,6 +4,8 @@ import {
   BrokerHarness,
   closed,
   createFakeHooks,
+  deferred,
+  type Deferred,
   publishOutcome,
   sale,
   sleep,
@@ -184,5 +186,47 @@ describe('machine topic ACL', () => {
       ['config-ack', 'ESP001'],
     ]);
     expect(hooks.persistSales).not.toHaveBeenCalled();
+  });
+});
+
+describe('stale connections', () => {
+  /** Fake hooks whose first key check waits for `slow`; later ones answer at once. */
+  function firstCheckWaits(slow: Deferred<boolean>) {
+    let calls = 0;
+    return createFakeHooks({
+      authenticateMachine: async (_espId, key) => (++calls === 1 ? slow.promise : key === 'key-001'),
+    });
+  }
+
+  it('drops a connection the device closed while it was being authenticated, instead of letting it take over', async () => {
+    const slow = deferred<boolean>();
+    const { hooks } = createFakeHooks();
+    const broker = await harness.start({}, hooks);
+    const live = await harness.machine('ESP001');
+    hooks.authenticateMachine.mockImplementationOnce(async () => slow.promise);
+    // A second CONNECT for the same id whose device gives up before its key check returns.
+    await expect(harness.machine('ESP001', { connectTimeout: 200 })).rejects.toThrow();
+    slow.resolve(true);
+    await waitFor(() => hooks.authenticateMachine.mock.calls.length === 2);
+    await sleep(200);
+    expect(live.connected).toBe(true);
+    expect(await publishOutcome(live, buildSalesTopic('ESP001'), sale('after-dead-connect'))).toBe('acked');
+    expect(hooks.onClientDisconnected).not.toHaveBeenCalled();
+    expect(broker.connectedClients()).toHaveLength(1);
+  });
+
+  it('refuses a connection whose CONNECT came before that of the session now holding its client id', async () => {
+    const slow = deferred<boolean>();
+    const { hooks } = firstCheckWaits(slow);
+    const broker = await harness.start({}, hooks);
+    // The older connection stays open, waiting for its CONNACK, while a newer one is registered.
+    const older = harness.machine('ESP001');
+    await waitFor(() => hooks.authenticateMachine.mock.calls.length === 1);
+    const newer = await harness.machine('ESP001');
+    slow.resolve(true);
+    await expect(older).rejects.toMatchObject({ code: 3 });
+    expect(broker.stats().refusals.superseded).toBe(1);
+    expect(newer.connected).toBe(true);
+    expect(await publishOutcome(newer, buildSalesTopic('ESP001'), sale('after-stale'))).toBe('acked');
   });
 });

@@ -10,9 +10,11 @@ import {
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Redis } from 'ioredis';
+import { AlarmApiModule, AlarmModule, AlarmWorkerModule } from './alarm/alarm.module.js';
 import { AuditApiModule } from './audit/audit.module.js';
 import { AuthApiModule, AuthModule } from './auth/auth.module.js';
 import { CardModule } from './card/card.module.js';
+import { CardListModule, CardListWorkerModule } from './card-list/card-list.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { JsonBodyMiddleware } from './common/json-body.middleware.js';
 import { RouteInputInterceptor } from './common/route-input.interceptor.js';
@@ -25,12 +27,15 @@ import { FloatModule } from './float/float.module.js';
 import { HealthModule } from './health/health.module.js';
 import { LedgerWorkerModule } from './ledger/ledger.module.js';
 import { LiveModule } from './live/live.module.js';
+import { NotificationApiModule, NotificationWorkerModule } from './notification/notification.module.js';
 import { MachineConfigApiModule } from './machine-config/machine-config.module.js';
 import { ObservabilityApiModule, ObservabilityModule } from './observability/observability.module.js';
 import { RequestContextMiddleware } from './observability/request-context.middleware.js';
 import { REDIS } from './redis/redis.provider.js';
 import { SaleApiModule, SaleModule, SaleWorkerModule } from './sale/sale.module.js';
 import { SalesViewModule } from './sales-view/sales-view.module.js';
+import { SequenceApiModule } from './sequence/sequence.module.js';
+import { TelemetryApiModule, TelemetryWorkerModule } from './telemetry/telemetry.module.js';
 import { UserApiModule } from './user/user.module.js';
 
 /** The api role: the REST endpoints of every domain. */
@@ -45,9 +50,21 @@ const API_MODULES: Type[] = [
   CardModule,
   FloatModule,
   AuditApiModule,
+  SequenceApiModule,
+  NotificationApiModule,
+  TelemetryApiModule,
+  AlarmApiModule,
 ];
 /** The worker role: the sales ingest and the purges. */
-const WORKER_MODULES: Type[] = [SaleWorkerModule, LedgerWorkerModule, DeviceWorkerModule];
+const WORKER_MODULES: Type[] = [
+  SaleWorkerModule,
+  LedgerWorkerModule,
+  DeviceWorkerModule,
+  NotificationWorkerModule,
+  CardListWorkerModule,
+  TelemetryWorkerModule,
+  AlarmWorkerModule,
+];
 
 /**
  * One program, three roles (docs/operations.md, "Configuration"): api, broker and worker, together or
@@ -69,6 +86,8 @@ export class AppModule implements NestModule, OnApplicationShutdown {
         DeviceModule,
         DeviceBridgeModule,
         SaleModule,
+        AlarmModule,
+        CardListModule,
         ObservabilityModule,
         ...(roles.has('broker') ? [BrokerModule] : []),
         HealthModule.forRoot(roles.has('broker') ? BrokerModule : undefined),

@@ -6,6 +6,7 @@ import { SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { createServer } from 'node:net';
 import { DataSource } from 'typeorm';
+import { guardPoolClients } from './database/pool-error-guard.js';
 import { AppModule } from './app.module.js';
 import { announce } from './common/announce.js';
 import { JsonLogger } from './observability/json-logger.js';
@@ -66,6 +67,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   app.setGlobalPrefix('api', { exclude: [] });
 
   const dataSource = app.get(DataSource);
+  guardPoolClients(dataSource);
   await runMigrations(dataSource);
   await ensureFirstAdmin(config, app.get(UserRepository));
   if (redisWarning) logger.warn(redisWarning);
@@ -146,6 +148,7 @@ async function startWorkerOnly(
     logger: new JsonLogger(config.logLevel),
   });
   if (redisWarning) new Logger('Bootstrap').warn(redisWarning);
+  guardPoolClients(app.get(DataSource));
   await runMigrations(app.get(DataSource));
   await app.init();
   announce(config, 'Worker started (APP_ROLES=worker): processing the sales queue');

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts.js';
+import { DEMO_ACCOUNTS } from './demo-accounts.js';
+import { demoCall, demoLogin } from './demo-api.js';
 
 const HOLDERS = [
   ['Amina', 'Juma'],
@@ -20,22 +20,9 @@ export const DEMO_CARDS = HOLDERS.map((_, i) => `DEMO-CARD-${String(i + 1).padSt
  * registers cards with balances loaded from that float. Skipped when the cards exist.
  */
 export async function seedDemoMoney(baseUrl: string, espId: string): Promise<void> {
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const res = await fetch(`${baseUrl}/api${path}`, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(method === 'POST' ? { 'idempotency-key': randomUUID() } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`demo ${method} ${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
-  const login = async (email: string) =>
-    (await call('POST', '/login', undefined, { identifier: email, password: DEMO_PASSWORD })).token as string;
+  const call = (method: string, path: string, token?: string, body?: unknown) =>
+    demoCall(baseUrl, method, path, token, body);
+  const login = (email: string) => demoLogin(baseUrl, email);
   const attendant = await login(DEMO_ACCOUNTS.attendant.email);
   const existing = (await call('GET', `/cards/${espId}`, attendant)) as unknown[];
   if (existing.length > 0) return;

@@ -2,11 +2,13 @@ import { Logger } from '@nestjs/common';
 import { fileURLToPath } from 'node:url';
 import { DataSource } from 'typeorm';
 import { assertPortFree, BrokerService, ConfigError, loadConfig, startApp } from '@wv/api';
-import { Fleet } from '@wv/simulator';
+import { FaultScheduler, Fleet, type Machine } from '@wv/simulator';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts.js';
 import { seedDemo } from './demo-seed.js';
 import { seedDemoHistory } from './demo-history.js';
+import { applyDemoAlarmSettings, DEMO_FAULT_STEPS, describeDemoFaults } from './demo-faults.js';
 import { DEMO_CARDS, seedDemoMoney } from './demo-money.js';
+import { startDemoOutside, type DemoOutside } from './demo-outside.js';
 import { ensureServices } from './services.js';
 
 /**
@@ -19,6 +21,8 @@ env.REDIS_PREFIX ??= 'wv-demo';
 env.ADMIN_EMAIL ??= DEMO_ACCOUNTS.admin.email;
 env.ADMIN_PASSWORD ??= DEMO_PASSWORD;
 env.WEB_DIST ??= fileURLToPath(new URL('../../web/dist', import.meta.url));
+/** Each demo machine reports its tank, TDS, temperature and coin box this often. */
+const TELEMETRY_SECONDS = 30;
 
 try {
   if (!(await ensureServices(env))) process.exit(1);
@@ -32,14 +36,18 @@ try {
     env.MQTT_PORT = free ? '1883' : '0';
     if (!free) new Logger('Demo').warn('Port 1883 is taken: the demo broker takes a free port instead');
   }
+  // The mailbox and SMS gateway the alarm notifications go to, before the configuration is read.
+  const outside: DemoOutside = await startDemoOutside(env);
   const config = loadConfig(env);
   const running = await startApp(config);
   // Ctrl-C or SIGTERM: the simulated machines go first, so that the program sees them leave while its
   // database is still open; then the program stops as `npm start` does (the broker drains first).
-  const live: { simulator?: Fleet } = {};
+  const live: { simulator?: Fleet; faults?: FaultScheduler<Machine> } = {};
   const stop = async () => {
+    live.faults?.stop();
     await live.simulator?.stop().catch(() => undefined);
     await running.close();
+    await outside.stop().catch(() => undefined);
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());
@@ -52,7 +60,15 @@ try {
     config.timezone,
   );
   const mqttPort = running.app.get(BrokerService).mqttPort!;
-  await seedDemoMoney(`http://127.0.0.1:${running.port}`, fleet.machines[0]!.espId);
+  const apiUrl = `http://127.0.0.1:${running.port}`;
+  await seedDemoMoney(apiUrl, fleet.machines[0]!.espId);
+  const faultsOn = env.DEMO_FAULTS !== 'off';
+  if (faultsOn) {
+    // Without the short thresholds the faults still run; their offline and no_sales alarms just take longer.
+    await applyDemoAlarmSettings(apiUrl).catch((error: Error) =>
+      new Logger('Demo').warn(`Cannot shorten the alarm thresholds: ${error.message}`),
+    );
+  }
   const simulator = new Fleet({
     cards: DEMO_CARDS,
     url: `mqtt://127.0.0.1:${mqttPort}`,
@@ -61,9 +77,15 @@ try {
     dayCurve: false,
     offlineProbability: 0.02,
     duplicateProbability: 0.01,
+    telemetryIntervalMs: TELEMETRY_SECONDS * 1000,
   });
   live.simulator = simulator;
   await simulator.start();
+  const demoLog = new Logger('Demo');
+  simulator.on('fault', (m, kind, on) => demoLog.log(`${m.espId}: fault ${kind} ${on ? 'began' : 'ended'}`));
+  const steps = faultsOn ? DEMO_FAULT_STEPS : [];
+  live.faults = new FaultScheduler(steps, (ref) => simulator.resolve(ref));
+  live.faults.start();
   const url = `http://localhost:${running.port}`;
   console.log(
     [
@@ -75,7 +97,16 @@ try {
       `    manager    ${DEMO_ACCOUNTS.manager.email}`,
       `    attendant  ${DEMO_ACCOUNTS.attendant.email}`,
       '',
-      `  ${fleet.machines.length} demo machines belong to the manager and sell live over MQTT (port ${mqttPort}).`,
+      `  ${fleet.machines.length} demo machines belong to the manager and sell live over MQTT (port ${mqttPort}),`,
+      `  each reporting telemetry every ${TELEMETRY_SECONDS} s.`,
+      ...(steps.length
+        ? [
+            '  Scripted faults open alarms that clear by themselves (DEMO_FAULTS=off to stop them):',
+            ...describeDemoFaults(steps),
+          ]
+        : []),
+      '',
+      `  Alarm emails and SMS (${outside.channels.join(' and ') || 'none caught here'}) arrive at ${outside.inboxUrl}`,
       `  API docs: ${url}/api/docs`,
       '  Press Ctrl-C to stop.',
       '',

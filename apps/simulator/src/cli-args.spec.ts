@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { CliArgsError, parseCliArgs } from './cli-args.js';
-import { loadFleetOptions } from './cli-config.js';
+import { loadFaultSteps, loadFleetOptions } from './cli-config.js';
 
 const files = (content: Record<string, string>) => async (path: string) => {
   if (!(path in content)) throw Object.assign(new Error('nope'), { code: 'ENOENT' });
@@ -19,6 +19,9 @@ describe('the command line', () => {
       batch: 50,
       dayCurve: true,
       durationSeconds: undefined,
+      telemetrySeconds: 60,
+      faults: [],
+      faultScheduleFile: undefined,
     });
   });
 
@@ -57,6 +60,10 @@ describe('the command line', () => {
     [['--timezone', 'Mars/Olympus'], /not a known IANA time zone/],
     [['--bogus'], /Unknown option '--bogus'/],
     [['--provision', '--machines-file', 'm.json'], /exclude each other/],
+    [['--telemetry', '0.01'], /--telemetry must be 0 or seconds in \[0.1, 86400\], got "0.01"/],
+    [['--telemetry', 'often'], /--telemetry must be 0 or seconds/],
+    [['--fault', 'meltdown'], /--fault unknown fault "meltdown": one of low-tank, tds-spike/],
+    [['--fault', 'dark,for=5m,every=5m'], /--fault "dark,for=5m,every=5m": every=300s must be longer than for=300s/],
   ])('refuses %j with one clear sentence', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(CliArgsError);
     expect(() => parseCliArgs(argv)).toThrow(message);
@@ -95,5 +102,61 @@ describe('the command line', () => {
       'empty.json': '[]',
     });
     await expect(loadFleetOptions(parseCliArgs(argv), read)).rejects.toThrow(message);
+  });
+
+  it('reads the telemetry interval and repeated --fault flags in order', () => {
+    const args = parseCliArgs([
+      '--telemetry',
+      '15',
+      '--fault',
+      'low-tank,machine=2,after=30,for=5m,every=20m',
+      '--fault=dark,machine=ESP-9',
+      '--fault-schedule',
+      'faults.json',
+    ]);
+    expect(args.telemetrySeconds).toBe(15);
+    expect(args.faults).toEqual([
+      { kind: 'low-tank', machine: 2, afterSeconds: 30, forSeconds: 300, everySeconds: 1200 },
+      { kind: 'dark', machine: 'ESP-9', afterSeconds: 0, forSeconds: 900 },
+    ]);
+    expect(args.faultScheduleFile).toBe('faults.json');
+    expect(parseCliArgs(['--telemetry', '0']).telemetrySeconds).toBe(0);
+  });
+
+  it('gives the machines their telemetry interval', async () => {
+    expect((await loadFleetOptions(parseCliArgs(['--telemetry', '2.5']))).telemetryIntervalMs).toBe(2_500);
+    expect((await loadFleetOptions(parseCliArgs([]))).telemetryIntervalMs).toBe(60_000);
+  });
+
+  it('adds the steps of a schedule file after the --fault flags, checked against the fleet', async () => {
+    const read = files({
+      'faults.json': JSON.stringify([{ kind: 'tds-spike', machine: 3, after: '1m', for: 120 }]),
+      'far.json': JSON.stringify([{ kind: 'dark', machine: 12 }]),
+      'typo.json': JSON.stringify([{ kind: 'dark', machin: 1 }]),
+    });
+    const args = parseCliArgs(['--fault', 'stop-selling', '--fault-schedule', 'faults.json']);
+    expect(await loadFaultSteps(args, 3, null, read)).toEqual([
+      { kind: 'stop-selling', machine: 1, afterSeconds: 0, forSeconds: 9_000 },
+      { kind: 'tds-spike', machine: 3, afterSeconds: 60, forSeconds: 120 },
+    ]);
+    await expect(loadFaultSteps(args, 2, null, read)).rejects.toThrow(
+      'fault tds-spike on machine 3: the fleet has 2 machines',
+    );
+    await expect(loadFaultSteps(parseCliArgs(['--fault-schedule', 'far.json']), 10, null, read)).rejects.toThrow(
+      /machine 12: the fleet has 10 machines/,
+    );
+    await expect(loadFaultSteps(parseCliArgs(['--fault-schedule', 'typo.json']), 10, null, read)).rejects.toThrow(
+      '--fault-schedule typo.json: entry 0: unknown field "machin"',
+    );
+    await expect(loadFaultSteps(parseCliArgs(['--fault-schedule', 'none.json']), 10, null, read)).rejects.toThrow(
+      /--fault-schedule none.json: cannot read it \(ENOENT\)/,
+    );
+    const byId = parseCliArgs(['--fault', 'dark,machine=ESP-2']);
+    expect(await loadFaultSteps(byId, 2, ['ESP-1', 'ESP-2'], read)).toHaveLength(1);
+    await expect(loadFaultSteps(byId, 2, ['ESP-1', 'ESP-3'], read)).rejects.toThrow(
+      'fault dark on ESP-2: no machine of the fleet has that ESP ID',
+    );
+    // Machines still to be provisioned have no ids yet: an id cannot be checked before the run.
+    expect(await loadFaultSteps(byId, 2, null, read)).toHaveLength(1);
   });
 });

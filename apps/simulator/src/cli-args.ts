@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { assertTimeZone, DEFAULT_TIME_ZONE } from './day-curve.js';
+import { FAULT_KINDS, FAULTS, FaultSpecError, parseFaultSpec, type FaultStep } from './fault.js';
 
 export interface CliArgs {
   help: boolean;
@@ -16,7 +17,14 @@ export interface CliArgs {
   batch: number;
   dayCurve: boolean;
   timeZone: string;
+  /** Seconds between telemetry messages of each machine; 0 sends none. */
+  telemetrySeconds: number;
+  /** `--fault` steps, in the order given. */
+  faults: FaultStep[];
+  faultScheduleFile: string | undefined;
 }
+
+const FAULT_HELP = FAULT_KINDS.map((k) => `                         ${k.padEnd(13)} ${FAULTS[k].effect}`).join('\n');
 
 export const USAGE = `Usage: npm run simulate -- [options]
 
@@ -33,6 +41,12 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --batch N            a backlog is sent in arrays of up to N sales (1-1000, default 50)
   --flat               constant rate (no busy mornings and evenings)
   --timezone TZ        the machines' local time for the day curve (default ${DEFAULT_TIME_ZONE})
+  --telemetry S        each machine sends its telemetry every S seconds and when it connects (default 60; 0 = none)
+  --fault SPEC         a scripted fault, repeatable: KIND[,machine=M][,after=T][,for=T][,every=T]
+                       M: position from 1 or ESP ID (default 1); T: 90, 90s, 5m or 1h; after defaults to 0,
+                       for to the kind's own duration, every to never. Each fault ends by itself. KIND:
+${FAULT_HELP}
+  --fault-schedule F   JSON [{kind, machine?, after?, for?, every?}]: more faults, the same fields
   --help               this text`;
 
 /** A bad command line; main prints the message on one line and exits with code 1. */
@@ -70,6 +84,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         batch: { type: 'string' },
         flat: { type: 'boolean' },
         timezone: { type: 'string' },
+        telemetry: { type: 'string' },
+        fault: { type: 'string', multiple: true },
+        'fault-schedule': { type: 'string' },
       },
     }));
   } catch (err) {
@@ -97,6 +114,13 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   } catch {
     throw new CliArgsError(`--timezone "${timeZone}" is not a known IANA time zone`);
   }
+  let faults: FaultStep[];
+  try {
+    faults = (values.fault ?? []).map(parseFaultSpec);
+  } catch (err) {
+    if (err instanceof FaultSpecError) throw new CliArgsError(`--fault ${err.message}`);
+    throw err;
+  }
   return {
     help: values.help ?? false,
     machines: number('machines', values.machines, (n) => isInt(n) && n >= 1, 'must be a whole number ≥ 1'),
@@ -114,5 +138,14 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       50,
     dayCurve: !(values.flat ?? false),
     timeZone,
+    telemetrySeconds:
+      number(
+        'telemetry',
+        values.telemetry,
+        (n) => n === 0 || (n >= 0.1 && n <= 86_400),
+        'must be 0 or seconds in [0.1, 86400]',
+      ) ?? 60,
+    faults,
+    faultScheduleFile: values['fault-schedule'],
   };
 }

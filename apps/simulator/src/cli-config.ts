@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { CliArgs } from './cli-args.js';
 import { CliArgsError } from './cli-args.js';
+import { parseFaultSchedule, type FaultStep } from './fault.js';
 import type { FleetOptions } from './fleet.types.js';
 import { parseCardList, parseCredentialsList } from './machine-identity.js';
 
@@ -35,6 +36,7 @@ export async function loadFleetOptions(
     backlogBatchSize: args.batch,
     dayCurve: args.dayCurve,
     timeZone: args.timeZone,
+    telemetryIntervalMs: args.telemetrySeconds * 1000,
   };
   if (args.machinesFile) {
     const doc = await readJson('machines-file', args.machinesFile, read);
@@ -60,4 +62,35 @@ export async function loadFleetOptions(
   }
   if (args.machines !== undefined) options.machines = args.machines;
   return options;
+}
+
+/**
+ * The `--fault` steps followed by those of `--fault-schedule`, checked against the fleet: positions
+ * within its size, ESP IDs among its machines (`espIds` null: machines still to be provisioned, whose
+ * ids are not known yet).
+ */
+export async function loadFaultSteps(
+  args: CliArgs,
+  machineCount: number,
+  espIds: readonly string[] | null,
+  read: (path: string) => Promise<string> = (p) => readFile(p, 'utf8'),
+): Promise<FaultStep[]> {
+  const steps = [...args.faults];
+  if (args.faultScheduleFile) {
+    const doc = await readJson('fault-schedule', args.faultScheduleFile, read);
+    try {
+      steps.push(...parseFaultSchedule(doc));
+    } catch (err) {
+      throw new CliArgsError(`--fault-schedule ${args.faultScheduleFile}: ${(err as Error).message}`);
+    }
+  }
+  for (const step of steps) {
+    if (typeof step.machine === 'number' && step.machine > machineCount) {
+      throw new CliArgsError(`fault ${step.kind} on machine ${step.machine}: the fleet has ${machineCount} machines`);
+    }
+    if (typeof step.machine === 'string' && espIds && !espIds.includes(step.machine)) {
+      throw new CliArgsError(`fault ${step.kind} on ${step.machine}: no machine of the fleet has that ESP ID`);
+    }
+  }
+  return steps;
 }

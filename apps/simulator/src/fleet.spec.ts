@@ -91,6 +91,32 @@ describe('a fleet', () => {
     expect(again.machines.map((m) => m.macAddress)).toEqual(f.machines.map((m) => m.macAddress));
   });
 
+  it('starts a fault on a machine named by position or ESP ID, tells of it, and a drain ends it', async () => {
+    const f = startFleet({ machines: 3, rate: 0 });
+    const events: string[] = [];
+    f.on('fault', (m, kind, on) => events.push(`${m.espId} ${kind} ${on ? 'on' : 'off'}`));
+    await f.start(5_000);
+    expect(f.resolve(2)).toBe(f.machines[1]);
+    expect(f.resolve('SIM-0003')).toBe(f.machines[2]);
+    expect(f.resolve(4)).toBeUndefined();
+    f.startFault(2, 'flow-meter', 60_000);
+    f.startFault('SIM-0003', 'dark', 60_000);
+    expect(() => f.startFault(9, 'dark', 1)).toThrow('no machine 9 in this fleet of 3');
+    expect(f.stats().faulty).toBe(2);
+    expect(f.machines[2]!.online).toBe(false);
+
+    const sold = f.sell(3);
+    expect(sold[1]!.dispensed).toBeLessThan(sold[1]!.volume);
+    const stats = await f.drain(5_000);
+    expect(stats).toMatchObject({ faulty: 0, online: 3, acked: 3 });
+    expect(events.sort()).toEqual([
+      'SIM-0002 flow-meter off',
+      'SIM-0002 flow-meter on',
+      'SIM-0003 dark off',
+      'SIM-0003 dark on',
+    ]);
+  });
+
   it('names the machines that cannot reach the broker', async () => {
     const f = startFleet({ machines: 2, url: 'mqtt://127.0.0.1:1', connectTimeoutMs: 200, reconnectDelayMs: 50 });
     await expect(f.start(300)).rejects.toThrow(/2 of 2 machines did not reach the broker within 300 ms: SIM-0001/);

@@ -1,5 +1,6 @@
 import type { Sale } from '@wv/contracts';
 import { EventEmitter } from 'node:events';
+import type { FaultKind, MachineRef } from './fault.js';
 import type { FleetOptions, FleetStats } from './fleet.types.js';
 import { Machine } from './machine.js';
 import { generateCredentials, generateMacIdentities } from './machine-identity.js';
@@ -12,6 +13,7 @@ export interface FleetEvents {
   waiting: [machine: Machine];
   provisioned: [machine: Machine, credentials: MachineCredentials];
   refused: [machine: Machine, error: Error];
+  fault: [machine: Machine, kind: FaultKind, on: boolean];
 }
 
 const DEFAULT_MACHINES = 10;
@@ -25,6 +27,7 @@ const SUMMED = [
   'republished',
   'reconnects',
   'dropped',
+  'telemetrySent',
 ] as const;
 
 /** N simulated machines sharing one broker URL; the fleet's rate is spread evenly over them. */
@@ -56,6 +59,7 @@ export class Fleet extends EventEmitter<FleetEvents> {
       m.on('waiting', () => this.emit('waiting', m));
       m.on('provisioned', (c) => this.emit('provisioned', m, c));
       m.on('refused', (err) => this.emit('refused', m, err));
+      m.on('fault', (kind, on) => this.emit('fault', m, kind, on));
     }
   }
 
@@ -106,6 +110,19 @@ export class Fleet extends EventEmitter<FleetEvents> {
     );
   }
 
+  /** A machine by its position from 1 or by its ESP ID (how fault schedules name machines). */
+  resolve(ref: MachineRef): Machine | undefined {
+    return typeof ref === 'number' ? this.machines[ref - 1] : this.get(ref);
+  }
+
+  /** Starts a scripted fault on one machine; it ends by itself after `durationMs`. */
+  startFault(ref: MachineRef, kind: FaultKind, durationMs: number): Machine {
+    const machine = this.resolve(ref);
+    if (!machine) throw new Error(`no machine ${ref} in this fleet of ${this.machines.length}`);
+    machine.startFault(kind, durationMs);
+    return machine;
+  }
+
   /** Waits until every machine is online under its own ESP ID (after provisioning, if any). */
   async waitOnline(timeoutMs = 10_000): Promise<void> {
     await Promise.all(this.machines.map((m) => m.waitOnline(timeoutMs)));
@@ -131,12 +148,13 @@ export class Fleet extends EventEmitter<FleetEvents> {
   }
 
   /**
-   * Stops making sales and simulated outages (machines that are out come back now), then waits
+   * Stops making sales, scripted faults and simulated outages (machines that are out come back now), then waits
    * until every outbox is empty, that is until the server has sent a sales/ack for every sale.
    * Resolves with the stats; rejects after `timeoutMs`.
    */
   async drain(timeoutMs = 10_000): Promise<FleetStats> {
     this.pauseSelling();
+    for (const m of this.machines) m.endFaults();
     for (const m of this.machines) m.stopOutages();
     try {
       await Promise.all(this.machines.map((m) => m.drain(timeoutMs)));
@@ -153,6 +171,7 @@ export class Fleet extends EventEmitter<FleetEvents> {
       machines: all.length,
       online: all.filter((s) => s.online).length,
       awaitingId: this.machines.filter((m) => m.awaitingId).length,
+      faulty: all.filter((s) => s.faults.length > 0).length,
       ...(Object.fromEntries(SUMMED.map((k) => [k, 0])) as Record<(typeof SUMMED)[number], number>),
     };
     for (const s of all) for (const k of SUMMED) total[k] += s[k];

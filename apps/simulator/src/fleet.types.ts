@@ -13,9 +13,14 @@ export interface FleetOptions extends Omit<MachineOptions, 'identity' | 'random'
   seed?: number;
 }
 
-export type FleetStats = Omit<MachineStats, 'espId' | 'macAddress' | 'state' | 'online' | 'configVersion'> & {
+export type FleetStats = Omit<
+  MachineStats,
+  'espId' | 'macAddress' | 'state' | 'online' | 'configVersion' | 'faults'
+> & {
   machines: number;
   online: number;
   /** Machines connected as `provision`, waiting for an admin to assign an id. */
   awaitingId: number;
+  /** Machines with a scripted fault on. */
+  faulty: number;
 };

@@ -1,7 +1,20 @@
 /** The fleet simulator as a library: the API's tests and the demo drive machines through this. */
 export { Fleet, type FleetEvents } from './fleet.js';
 export type { FleetOptions, FleetStats } from './fleet.types.js';
-export { Machine } from './machine.js';
+export { Machine, type MeteredSale } from './machine.js';
+export {
+  describeFaultStep,
+  FAULT_KINDS,
+  FAULTS,
+  FaultSpecError,
+  parseFaultSchedule,
+  parseFaultSpec,
+  type FaultKind,
+  type FaultStep,
+  type MachineRef,
+} from './fault.js';
+export { FaultScheduler, type FaultSchedulerHooks, type FaultTarget } from './fault-scheduler.js';
+export { defaultHealthParams, HealthModel, type HealthParams, type TelemetryMessage } from './machine-health.js';
 export {
   DEFAULT_FIRMWARE,
   type MachineCredentials,

@@ -1,8 +1,11 @@
-import { buildConfigAckTopic, normalizeMac, type ConfigPayload, type Sale } from '@wv/contracts';
+import { buildConfigAckTopic, buildTelemetryTopic, normalizeMac, type ConfigPayload, type Sale } from '@wv/contracts';
 import { EventEmitter } from 'node:events';
 import { dayCurveFactor, DEFAULT_TIME_ZONE, localHour } from './day-curve.js';
+import type { FaultKind } from './fault.js';
 import type { InboundMessage } from './inbound-message.js';
 import { MachineConnection } from './machine-connection.js';
+import { MachineFaults } from './machine-faults.js';
+import { HealthModel, type TelemetryMessage } from './machine-health.js';
 import { ESPRESSIF_OUI } from './machine-identity.js';
 import { MachineTimers } from './machine-timers.js';
 import type { MachineCredentials, MachineEvents, MachineOptions, MachineState, MachineStats } from './machine.types.js';
@@ -11,10 +14,17 @@ import { generateSale, randomCardId } from './sale-generator.js';
 import { SaleScheduler } from './sale-scheduler.js';
 import { SaleUplink } from './sale-uplink.js';
 import { applyConfigTariffs, DEFAULT_TARIFFS, type Tariffs } from './tariff.js';
+import { TelemetryReporter } from './telemetry-reporter.js';
 import { waitForCondition } from './wait-for.js';
 
 /** Random card UIDs a machine uses when it is given no card list. */
 const RANDOM_CARD_POOL = 20;
+/** Salts of the machine's own random streams for its physics and its faults (the sale mix keeps its own). */
+const HEALTH_SALT = 0x4ea1;
+const FAULT_SALT = 0xfa17;
+
+/** A sale with the litres its flow meter measured (docs/device-protocol.md, "Sales"). */
+export type MeteredSale = Sale & { dispensed: number };
 
 /**
  * One simulated ESP32 vending machine: one MQTT client, a flash outbox, a sales generator, and the
@@ -30,12 +40,18 @@ export class Machine extends EventEmitter<MachineEvents> {
   private readonly uplink: SaleUplink;
   private readonly scheduler: SaleScheduler;
   private readonly timers: MachineTimers;
+  private readonly health: HealthModel;
+  private readonly faults: MachineFaults;
+  private readonly telemetry: TelemetryReporter;
   private tariffsValue: Tariffs;
   private configValue: ConfigPayload | null = null;
   private rateValue: number;
   private eventCounter = 0;
   private generated = 0;
   private connects = 0;
+  private telemetrySent = 0;
+  /** Selling paused by the caller (pauseSelling), as opposed to by a fault. */
+  private sellingPaused = false;
 
   constructor(private readonly options: MachineOptions) {
     super();
@@ -53,7 +69,18 @@ export class Machine extends EventEmitter<MachineEvents> {
     this.tariffsValue = { ...DEFAULT_TARIFFS, ...options.tariffs };
     this.rateValue = options.rate ?? 0;
     this.uplink = new SaleUplink(this.rng, options, (eventIds) => this.emit('pubacked', eventIds));
-    this.scheduler = new SaleScheduler({ rng: this.rng, rate: () => this.currentRate(), onSale: () => this.sell() });
+    // Below the tank's low-level switch nobody can buy water: the customer walks on.
+    const onSale = () => {
+      if (!this.health.outOfWater) this.sell();
+    };
+    this.scheduler = new SaleScheduler({ rng: this.rng, rate: () => this.currentRate(), onSale });
+    this.health = new HealthModel(this.rng.fork(HEALTH_SALT), this.rateValue, this.now().getTime(), options.health);
+    this.faults = new MachineFaults(this.rng.fork(FAULT_SALT), {
+      begin: (kind) => this.applyFault(kind, true),
+      end: (kind) => this.applyFault(kind, false),
+    });
+    const phase = this.rng.fork(HEALTH_SALT + 1);
+    this.telemetry = new TelemetryReporter(options.telemetryIntervalMs ?? 0, () => this.sendTelemetry(), phase.next);
     this.timers = new MachineTimers({
       rng: this.rng,
       offlineProbability: options.offlineProbability ?? 0,
@@ -101,9 +128,15 @@ export class Machine extends EventEmitter<MachineEvents> {
     return this.connection.lastError;
   }
 
+  /** The faults on now (fault.ts). */
+  get faultKinds(): FaultKind[] {
+    return this.faults.kinds;
+  }
+
   /** Sets the mean sales per second (a fleet spreads its rate over its machines this way). */
   setRate(rate: number): void {
     this.rateValue = rate;
+    this.health.resize(rate);
     if (this.scheduler.running) this.scheduler.start();
   }
 
@@ -113,6 +146,7 @@ export class Machine extends EventEmitter<MachineEvents> {
     this.connection.start();
     this.scheduler.start();
     this.timers.start();
+    this.telemetry.start();
   }
 
   /** Waits until the machine is connected under its ESP ID. */
@@ -127,16 +161,19 @@ export class Machine extends EventEmitter<MachineEvents> {
   }
 
   /** One sale now, as if a customer paid: into the outbox, and out to the broker when online. */
-  sell(overrides: Partial<Sale> = {}): Sale {
-    const sale: Sale = {
+  sell(overrides: Partial<MeteredSale> = {}): MeteredSale {
+    const time = this.now();
+    const drawn: Sale = {
       ...generateSale(this.rng, {
         eventId: `${this.bootId}-${++this.eventCounter}`,
         tariffs: this.tariffsValue,
         cards: this.cards,
-        time: this.now(),
+        time,
       }),
       ...overrides,
     };
+    const sale: MeteredSale = { ...drawn, dispensed: overrides.dispensed ?? this.faults.dispensed(drawn.volume) };
+    this.health.recordSale(sale, sale.dispensed, time.getTime());
     this.generated++;
     this.uplink.add(sale);
     this.emit('sale', sale);
@@ -146,22 +183,54 @@ export class Machine extends EventEmitter<MachineEvents> {
   }
 
   pauseSelling(): void {
+    this.sellingPaused = true;
     this.scheduler.stop();
   }
 
   resumeSelling(): void {
-    if (this.state !== 'stopped') this.scheduler.start();
+    this.sellingPaused = false;
+    this.restartSelling();
+  }
+
+  /**
+   * Starts a scripted fault (fault.ts) that ends by itself after `durationMs`; starting one that is
+   * on already extends it.
+   */
+  startFault(kind: FaultKind, durationMs: number): void {
+    this.faults.start(kind, durationMs);
+  }
+
+  /** Ends a fault now; false when it was not on. */
+  endFault(kind: FaultKind): boolean {
+    return this.faults.end(kind);
+  }
+
+  /** Ends every fault now (a dark machine comes back). */
+  endFaults(): void {
+    this.faults.endAll();
+  }
+
+  /** The telemetry the machine would send now (its physical state with sensor noise). */
+  readTelemetry(): TelemetryMessage {
+    return this.health.reading(this.now().getTime());
+  }
+
+  /** Empties the coin box, as the attendant does. */
+  emptyCoinBox(): void {
+    this.health.emptyCoinBox();
   }
 
   /** Loses the connection without DISCONNECT (the will fires), keeps selling, and is back after `durationMs`. */
   goOffline(durationMs: number): void {
-    if (this.connection.kill()) this.timers.after(durationMs, () => this.connection.reopen());
+    // A machine gone dark stays away even when its Wi-Fi outage ends first.
+    if (this.connection.kill())
+      this.timers.after(durationMs, () => this.faults.has('dark') || this.connection.reopen());
   }
 
   /** Ends the outage simulation: no more random outages, and a machine that is out comes back now. */
   stopOutages(): void {
     this.timers.stopOutages();
-    this.connection.reopen();
+    if (!this.faults.has('dark')) this.connection.reopen();
   }
 
   /** A Wi-Fi blip: the socket dies and the machine reconnects at once. */
@@ -185,6 +254,8 @@ export class Machine extends EventEmitter<MachineEvents> {
       generated: this.generated,
       ...this.uplink.counters,
       reconnects: Math.max(0, this.connects - 1),
+      telemetrySent: this.telemetrySent,
+      faults: this.faults.kinds,
       outbox: this.uplink.outbox.size,
       dropped: this.uplink.outbox.dropped,
       configVersion: this.configValue?.version ?? null,
@@ -195,6 +266,8 @@ export class Machine extends EventEmitter<MachineEvents> {
   async stop(): Promise<void> {
     this.scheduler.stop();
     this.timers.stop();
+    this.telemetry.stop();
+    this.faults.cancelAll();
     await this.connection.stop();
   }
 
@@ -208,6 +281,8 @@ export class Machine extends EventEmitter<MachineEvents> {
       this.connects++;
       this.uplink.attach(link, espId);
       this.emit('online');
+      // A machine reports its state as soon as it is back, then on its interval.
+      if (this.telemetry.enabled) this.sendTelemetry();
     });
     c.on('offline', () => {
       this.uplink.detach();
@@ -243,6 +318,42 @@ export class Machine extends EventEmitter<MachineEvents> {
     this.connection.publish(buildConfigAckTopic(espId), JSON.stringify({ version: config.version })).catch(() => {
       // Lost with the connection; the retained config comes back on reconnect and is acked then.
     });
+  }
+
+  private applyFault(kind: FaultKind, on: boolean): void {
+    if (kind === 'low-tank') this.health.supplyCut = on;
+    else if (kind === 'tds-spike') this.health.membraneFailed = on;
+    else if (kind === 'dark') {
+      if (on) {
+        this.scheduler.stop();
+        this.connection.kill();
+      } else {
+        this.connection.reopen();
+      }
+    }
+    if (on && this.faults.blocksSelling) this.scheduler.stop();
+    // A machine not started yet starts selling with start(), not when a fault ends.
+    if (!on && this.state !== 'idle') this.restartSelling();
+    this.emit('fault', kind, on);
+  }
+
+  /** Sells again unless the caller paused selling, a fault stops it, or the machine stopped. */
+  private restartSelling(): void {
+    if (this.sellingPaused || this.faults.blocksSelling || this.state === 'stopped') return;
+    if (!this.scheduler.running) this.scheduler.start();
+  }
+
+  /** One telemetry message while online (QoS 1, like every message of the protocol); dropped while offline. */
+  private sendTelemetry(): void {
+    if (!this.online || !this.espId) return;
+    const reading = this.readTelemetry();
+    this.connection.publish(buildTelemetryTopic(this.espId), JSON.stringify(reading)).then(
+      () => {
+        this.telemetrySent++;
+        this.emit('telemetry', reading);
+      },
+      () => undefined, // Lost with the connection: the next reading says the same, fresher.
+    );
   }
 
   private currentRate(): number {

@@ -1,4 +1,6 @@
 import type { ConfigPayload, Sale } from '@wv/contracts';
+import type { FaultKind } from './fault.js';
+import type { HealthParams, TelemetryMessage } from './machine-health.js';
 import type { Random } from './prng.js';
 import type { Tariffs } from './tariff.js';
 
@@ -63,7 +65,11 @@ export interface MachineOptions {
   reconnectDelayMs?: number;
   connectTimeoutMs?: number;
   keepaliveSeconds?: number;
-  /** The clock used for sale times and the day curve. */
+  /** Telemetry every this many ms while online, and once at each connect (default 0: none). */
+  telemetryIntervalMs?: number;
+  /** The machine's tank, chiller, membrane and coin box (machine-health.ts); defaults sized for `rate`. */
+  health?: Partial<HealthParams>;
+  /** The clock used for sale times, the day curve and the machine's physics. */
   now?: () => Date;
   log?: (line: string) => void;
 }
@@ -89,6 +95,10 @@ export interface MachineStats {
   reconnects: number;
   /** Sales lost because the outbox was full. */
   dropped: number;
+  /** Telemetry messages the broker acknowledged. */
+  telemetrySent: number;
+  /** Scripted faults on now. */
+  faults: FaultKind[];
   configVersion: number | null;
 }
 
@@ -104,5 +114,9 @@ export interface MachineEvents {
   /** The broker acknowledged (PUBACK) these sales: they must never be lost from now on. */
   pubacked: [eventIds: string[]];
   sale: [sale: Sale];
+  /** A telemetry message the broker acknowledged. */
+  telemetry: [reading: TelemetryMessage];
+  /** A scripted fault began (`true`) or ended by itself or was ended (`false`). */
+  fault: [kind: FaultKind, on: boolean];
   refused: [error: Error];
 }

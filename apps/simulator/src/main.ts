@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /** `npm run simulate -- --machines N --rate R --url mqtt://HOST:PORT` (docs/operations.md, "Commands"). */
 import { CliArgsError, parseCliArgs, USAGE, type CliArgs } from './cli-args.js';
-import { loadFleetOptions } from './cli-config.js';
+import { loadFaultSteps, loadFleetOptions } from './cli-config.js';
+import { FAULTS } from './fault.js';
+import { FaultScheduler } from './fault-scheduler.js';
 import { Fleet } from './fleet.js';
 import type { FleetStats } from './fleet.types.js';
 import type { Machine } from './machine.js';
@@ -28,6 +30,11 @@ function wireLogs(fleet: Fleet, args: CliArgs): void {
     console.log(`waiting for an id: ${m.macAddress} (assign one with POST /api/assign_id)`);
   });
   fleet.on('provisioned', (m, c) => console.log(`${m.macAddress} is now ${c.espId}`));
+  fleet.on('fault', (m, kind, on) =>
+    console.log(
+      on ? `fault ${kind} on ${describe(m)}: ${FAULTS[kind].effect}` : `fault ${kind} on ${describe(m)} ended`,
+    ),
+  );
   fleet.on('refused', (m, err) => {
     if (refusedOnce.has(m)) return;
     refusedOnce.add(m);
@@ -71,11 +78,26 @@ async function main(): Promise<void> {
   } catch (err) {
     fail(err instanceof CliArgsError ? err.message : `cannot build the fleet: ${(err as Error).message}`);
   }
+  let faults: FaultScheduler<Machine>;
+  try {
+    const steps = await loadFaultSteps(
+      args,
+      fleet.machines.length,
+      args.provision ? null : fleet.machines.map((m) => m.espId!),
+    );
+    faults = new FaultScheduler(steps, (ref) => fleet.resolve(ref), {
+      missing: (step) => console.error(`fault ${step.kind} skipped: machine ${step.machine} has no ESP ID yet`),
+    });
+  } catch (err) {
+    fail(err instanceof CliArgsError ? err.message : `cannot read the faults: ${(err as Error).message}`);
+  }
   wireLogs(fleet, args);
   const curve = args.dayCurve ? ` (24-hour mean, busier 06-09 and 17-20 ${args.timeZone})` : '';
   console.log(
     `simulating ${fleet.machines.length} machines at ${fleet.rate} sales/s${curve} against ${args.url}, seed ${fleet.seed}`,
   );
+  if (args.telemetrySeconds > 0) console.log(`each machine sends telemetry every ${args.telemetrySeconds} s`);
+  for (const line of faults.describe()) console.log(`scheduled fault: ${line}`);
 
   try {
     await Promise.race([fleet.start(START_TIMEOUT_MS), failFastWhenUnreachable(fleet)]);
@@ -88,6 +110,7 @@ async function main(): Promise<void> {
     console.error(`warning: ${(err as Error).message}; they keep retrying`);
   }
 
+  faults.start();
   let previous: FleetStats = fleet.stats();
   const summary = setInterval(() => {
     const now = fleet.stats();
@@ -103,6 +126,7 @@ async function main(): Promise<void> {
     }
     stopping = true;
     clearInterval(summary);
+    faults.stop();
     fleet.pauseSelling();
     // Machines still waiting for an id cannot deliver anything: no point waiting for them alone.
     if (fleet.machines.some((m) => m.espId !== null)) {

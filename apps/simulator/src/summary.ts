@@ -20,5 +20,7 @@ export function formatSummary(
   if (stats.duplicatesSent) parts.push(`duplicates ${stats.duplicatesSent}`);
   if (stats.reconnects) parts.push(`reconnects ${stats.reconnects}`);
   if (stats.dropped) parts.push(`dropped ${stats.dropped}`);
+  if (stats.telemetrySent) parts.push(`telemetry ${stats.telemetrySent}`);
+  if (stats.faulty) parts.push(`faulty ${stats.faulty}`);
   return `[${time}Z] ${parts.join(' · ')}`;
 }

@@ -9,6 +9,7 @@ import './styles/tables.css';
 import './styles/widgets.css';
 import './styles/sales.css';
 import './styles/money.css';
+import './styles/alarms.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

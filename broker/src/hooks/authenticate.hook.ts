@@ -27,7 +27,13 @@ export function createAuthenticate(ctx: BrokerContext) {
     identify(ctx, failures, client, username, password).then(
       (identity) => {
         ctx.identities.set(client, identity);
-        done(null, true);
+        // Aedes stops reading a connection while it authenticates, so it has not seen a device that
+        // gave up waiting for its CONNACK and closed the socket; registered, that dead connection would
+        // take over the session the device has opened since (MQTT 3.1.1 section 3.1.4). read(0) consumes
+        // nothing, but lets the stream report an end of input that already arrived ('end', on the next
+        // tick), after which Aedes sees the client closed and drops it instead of registering it.
+        client.conn.read?.(0);
+        setImmediate(() => done(null, true));
       },
       (error: RefusalError) => done(error, false),
     );
@@ -127,6 +133,7 @@ async function identify(
     );
   }
   if (identity.kind === 'provisioning') refuseMachineTakeover(ctx, fields);
+  refuseStaleConnect(ctx, client, fields);
   return identity;
 }
 
@@ -145,9 +152,30 @@ function refuseMachineTakeover(ctx: BrokerContext, fields: { clientId: string } 
   }
 }
 
-/** Keeps the CONNECT will for `authenticate`, which Aedes does not pass it. */
+/**
+ * A connection whose CONNECT was read before that of the session now registered under its client id
+ * is stale and must not take that session over (MQTT 3.1.1 section 3.1.4: the newest connection owns a
+ * client id). This happens when authentication outlasts the device's CONNACK timeout: the device gives
+ * up and reconnects, the retry is registered, and then the abandoned connection finishes
+ * authenticating. Aedes pauses reading while it authenticates, so it has not yet seen that the
+ * abandoned socket was closed, and would register it and close the device's live session.
+ */
+function refuseStaleConnect(ctx: BrokerContext, client: Client, fields: Record<string, unknown>): void {
+  const current = ctx.sessions.get(client.id);
+  if (!current || current === client) return;
+  const mine = ctx.connectOrder.get(client) ?? 0;
+  if ((ctx.connectOrder.get(current) ?? 0) > mine) {
+    const message = 'a newer connection already holds this client id';
+    throw refuse(ctx, 'superseded', message, fields, ConnackCode.ServerUnavailable);
+  }
+}
+
+let connectsRead = 0;
+
+/** Keeps the CONNECT will for `authenticate`, which Aedes does not pass it, and the CONNECT's order. */
 export function createPreConnect(ctx: BrokerContext) {
   return (client: Client, packet: ConnectPacket, callback: (error: Error | null, success: boolean) => void) => {
+    ctx.connectOrder.set(client, ++connectsRead);
     ctx.wills.set(client, packet.will ? { topic: packet.will.topic, payload: packet.will.payload } : null);
     callback(null, true);
   };

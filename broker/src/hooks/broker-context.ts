@@ -23,6 +23,8 @@ export interface BrokerContext {
   sessions: Map<string, Client>;
   /** CONNECT wills, seen in `preConnect` so that `authenticate` can check them against the ACL. */
   wills: WeakMap<Client, WillMessage | null>;
+  /** The order in which CONNECT packets were read (`preConnect`): the newer connection owns a client id. */
+  connectOrder: WeakMap<Client, number>;
   isClosing(): boolean;
 }
 

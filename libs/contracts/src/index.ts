@@ -13,3 +13,8 @@ export * from './sales-view/sales-view.schema.js';
 export * from './ledger/ledger.schema.js';
 export * from './audit/audit.schema.js';
 export * from './live/socket-events.js';
+export * from './alarm/alarm.schema.js';
+export * from './sequence/sequence.schema.js';
+export * from './card/card-control.schema.js';
+export * from './notification/notification.schema.js';
+export * from './card-list/card-list.schema.js';

@@ -10,10 +10,26 @@ export const buildSalesAckTopic = (espId: string) => `${TOPIC_ROOT}/machines/${e
 export const buildStatusTopic = (espId: string) => `${TOPIC_ROOT}/machines/${espId}/status`;
 export const buildConfigTopic = (espId: string) => `${TOPIC_ROOT}/machines/${espId}/config`;
 export const buildConfigAckTopic = (espId: string) => `${TOPIC_ROOT}/machines/${espId}/config/ack`;
+export const buildTelemetryTopic = (espId: string) => `${TOPIC_ROOT}/machines/${espId}/telemetry`;
+export const buildCardsTopic = (espId: string) => `${TOPIC_ROOT}/machines/${espId}/cards`;
+export const buildCardsDeltaTopic = (espId: string) => `${TOPIC_ROOT}/machines/${espId}/cards/delta`;
+export const buildCardsAckTopic = (espId: string) => `${TOPIC_ROOT}/machines/${espId}/cards/ack`;
 
 export type ParsedTopic =
   | { kind: 'hello' | 'assignment'; mac: string }
-  | { kind: 'sales' | 'sales-ack' | 'status' | 'config' | 'config-ack'; espId: string }
+  | {
+      kind:
+        | 'sales'
+        | 'sales-ack'
+        | 'status'
+        | 'config'
+        | 'config-ack'
+        | 'telemetry'
+        | 'cards'
+        | 'cards-delta'
+        | 'cards-ack';
+      espId: string;
+    }
   | { kind: 'unknown' };
 
 /** Parses a topic of the protocol; anything else is `unknown`. */
@@ -33,6 +49,10 @@ export function parseTopic(topic: string): ParsedTopic {
       status: 'status',
       config: 'config',
       'config/ack': 'config-ack',
+      telemetry: 'telemetry',
+      cards: 'cards',
+      'cards/delta': 'cards-delta',
+      'cards/ack': 'cards-ack',
     };
     const kind = kinds[rest];
     if (kind) return { kind, espId } as ParsedTopic;

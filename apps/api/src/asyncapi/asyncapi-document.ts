@@ -1,12 +1,20 @@
 import {
+  alarmSchema,
   assignmentPayloadSchema,
   buildAssignmentTopic,
+  buildCardsAckTopic,
+  buildCardsDeltaTopic,
+  buildCardsTopic,
   buildConfigAckTopic,
   buildConfigTopic,
   buildHelloTopic,
   buildSalesAckTopic,
   buildSalesTopic,
   buildStatusTopic,
+  buildTelemetryTopic,
+  cardListAckPayloadSchema,
+  cardListDeltaPayloadSchema,
+  cardListPayloadSchema,
   configAckPayloadSchema,
   configAppliedEventSchema,
   configPayloadSchema,
@@ -22,6 +30,7 @@ import {
   SOCKET_EVENTS,
   statusPayloadSchema,
   summaryEventSchema,
+  telemetryPayloadSchema,
 } from '@wv/contracts';
 import { z } from 'zod';
 
@@ -147,6 +156,46 @@ const mqttChannels: MqttChannelDef[] = [
     message: 'configAck',
     parameter: 'espId',
   },
+  {
+    key: 'telemetry',
+    address: buildTelemetryTopic(ESP_ID),
+    title: 'Telemetry',
+    description:
+      'Sensor readings, QoS 0 or 1, every field optional (docs/alarms.md, "Telemetry"). An absent field says ' +
+      'nothing; `errorCode: null` ends a reported fault. An invalid payload is dropped whole.',
+    message: 'telemetry',
+    parameter: 'espId',
+  },
+  {
+    key: 'cards',
+    address: buildCardsTopic(ESP_ID),
+    title: 'Card list',
+    description:
+      'The whole list of the cards that work at the machine, retained (docs/device-protocol.md, "Card lists"). ' +
+      'Apply it when its `version` is greater than the one held, then acknowledge.',
+    message: 'cards',
+    parameter: 'espId',
+  },
+  {
+    key: 'cardsDelta',
+    address: buildCardsDeltaTopic(ESP_ID),
+    title: 'Card list delta',
+    description:
+      'Changes batched every 2 seconds: apply only when `baseVersion` is the version held; otherwise the ' +
+      'full list follows.',
+    message: 'cardsDelta',
+    parameter: 'espId',
+  },
+  {
+    key: 'cardsAck',
+    address: buildCardsAckTopic(ESP_ID),
+    title: 'Card list acknowledgement',
+    description:
+      'The version of the list the machine holds, after each list or delta applied and at every connection ' +
+      '(0 when it holds none).',
+    message: 'cardsAck',
+    parameter: 'espId',
+  },
 ];
 
 /** Operations from the application's point of view: it receives what machines publish, sends the rest. */
@@ -158,6 +207,10 @@ const mqttOperations: Array<{ key: string; action: 'send' | 'receive'; channel: 
   { key: 'receiveStatus', action: 'receive', channel: 'status', retain: true },
   { key: 'sendConfig', action: 'send', channel: 'config', retain: true },
   { key: 'receiveConfigAck', action: 'receive', channel: 'configAck', retain: false },
+  { key: 'receiveTelemetry', action: 'receive', channel: 'telemetry', retain: false },
+  { key: 'sendCards', action: 'send', channel: 'cards', retain: true },
+  { key: 'sendCardsDelta', action: 'send', channel: 'cardsDelta', retain: false },
+  { key: 'receiveCardsAck', action: 'receive', channel: 'cardsAck', retain: false },
 ];
 
 const mqttMessages: Record<string, JsonObject> = {
@@ -246,6 +299,63 @@ const mqttMessages: Record<string, JsonObject> = {
     payload: toSchema(configAckPayloadSchema, 'input'),
     examples: [{ name: 'config/ack', payload: { version: 7 } }],
   },
+  telemetry: {
+    name: 'telemetry',
+    title: 'Telemetry',
+    payload: toSchema(telemetryPayloadSchema, 'input'),
+    examples: [
+      {
+        name: 'reading',
+        payload: {
+          time: '2026-11-25T08:15:00+03:00',
+          tankLevelPct: 42.5,
+          tdsPpm: 180,
+          coldWaterTempC: 7.5,
+          coinBoxPct: 31,
+          errorCode: null,
+        },
+      },
+    ],
+  },
+  cards: {
+    name: 'cards',
+    title: 'Card list',
+    payload: toSchema(cardListPayloadSchema, 'output'),
+    examples: [
+      {
+        name: 'cards',
+        payload: {
+          version: 42,
+          cards: [
+            { cardId: '04A1B2C3', status: 'active', balance: 1250.5, dailyLimitLitres: null },
+            { cardId: '04D5E6F7', status: 'blocked', balance: 0, dailyLimitLitres: 40 },
+          ],
+        },
+      },
+    ],
+  },
+  cardsDelta: {
+    name: 'cardsDelta',
+    title: 'Card list delta',
+    payload: toSchema(cardListDeltaPayloadSchema, 'output'),
+    examples: [
+      {
+        name: 'cards/delta',
+        payload: {
+          version: 43,
+          baseVersion: 42,
+          upserts: [{ cardId: '04A1B2C3', status: 'active', balance: 1240.5, dailyLimitLitres: null }],
+          removals: ['04D5E6F7'],
+        },
+      },
+    ],
+  },
+  cardsAck: {
+    name: 'cardsAck',
+    title: 'Card list acknowledgement',
+    payload: toSchema(cardListAckPayloadSchema, 'input'),
+    examples: [{ name: 'cards/ack', payload: { version: 43 } }],
+  },
 };
 
 const liveEvents: Array<{ key: string; event: string; schema: z.ZodType; to: string; example: JsonObject }> = [
@@ -315,6 +425,27 @@ const liveEvents: Array<{ key: string; event: string; schema: z.ZodType; to: str
       approvedAt: '2026-11-25T05:20:00.000Z',
     },
   },
+  ...(['alarmOpened', 'alarmUpdated'] as const).map((key) => ({
+    key,
+    event: SOCKET_EVENTS[key],
+    schema: alarmSchema,
+    to: 'sockets whose scope holds the machine (docs/alarms.md, "Live events")',
+    example: {
+      id: '3f2b8c1e-6a4d-4e9b-8c7a-1d2e3f4a5b6c',
+      machineId: 'ESP32-0001',
+      kind: 'low_tank',
+      severity: 'major',
+      status: key === 'alarmOpened' ? 'open' : 'acknowledged',
+      openedAt: '2026-11-25T05:15:00.000Z',
+      acknowledgedAt: key === 'alarmOpened' ? null : '2026-11-25T05:18:00.000Z',
+      acknowledgedBy: key === 'alarmOpened' ? null : '5d1e7c3a-2b4f-4a8e-9c6d-7e8f9a0b1c2d',
+      assigneeId: null,
+      clearedAt: null,
+      clearedBy: null,
+      escalated: false,
+      details: { tankLevelPct: 12, lowTankPct: 15, at: '2026-11-25T05:15:00.000Z' },
+    },
+  })),
 ];
 
 /**

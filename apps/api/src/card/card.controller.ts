@@ -1,5 +1,12 @@
 import { Controller } from '@nestjs/common';
-import { apiRoutes, type AddCardCommand, type TopUpCommand } from '@wv/contracts';
+import {
+  apiRoutes,
+  type AddCardCommand,
+  type BlockCardRequest,
+  type CardLimitsRequest,
+  type ReplaceCardRequest,
+  type TopUpCommand,
+} from '@wv/contracts';
 import type { Actor } from '../common/actor.js';
 import { CurrentActor, Input, Route } from '../common/route.decorator.js';
 import { Idempotency } from '../ledger/idempotency-key.decorator.js';
@@ -34,6 +41,44 @@ export class CardController {
   @Route(apiRoutes.machineCards)
   listAtDevice(@CurrentActor() actor: Actor, @Input('params') params: { esp32Id: string }) {
     return this.cards.listAtDevice(actor, params.esp32Id);
+  }
+
+  @Route(apiRoutes.blockCard)
+  block(
+    @CurrentActor() actor: Actor,
+    @Input('params') params: { card_id: string },
+    @Input('body') body: BlockCardRequest,
+    @Idempotency() call: IdempotentCall,
+  ) {
+    return this.cards.block(actor, params.card_id, body, call);
+  }
+
+  @Route(apiRoutes.unblockCard)
+  unblock(
+    @CurrentActor() actor: Actor,
+    @Input('params') params: { card_id: string },
+    @Idempotency() call: IdempotentCall,
+  ) {
+    return this.cards.unblock(actor, params.card_id, call);
+  }
+
+  @Route(apiRoutes.replaceCard)
+  replace(
+    @CurrentActor() actor: Actor,
+    @Input('params') params: { card_id: string },
+    @Input('body') body: ReplaceCardRequest,
+    @Idempotency() call: IdempotentCall,
+  ) {
+    return this.cards.replace(actor, params.card_id, body, call);
+  }
+
+  @Route(apiRoutes.cardLimits)
+  limits(
+    @CurrentActor() actor: Actor,
+    @Input('params') params: { card_id: string },
+    @Input('body') body: CardLimitsRequest,
+  ) {
+    return this.cards.setLimits(actor, params.card_id, body);
   }
 
   @Route(apiRoutes.cardHistory)

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { SaleFlag } from '@wv/contracts';
+import type { CardHistoryRow, CardStatus, SaleFlag } from '@wv/contracts';
 import { DataSource, type EntityManager, type SelectQueryBuilder, type ObjectLiteral } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import { scopeDevices } from '../common/scope.js';
@@ -26,6 +26,13 @@ export interface StoredCard {
   cardType: string;
   balanceCents: number;
   dateRegistered: Date;
+  status: CardStatus;
+  /** Litres per local day, numeric text, or null for no limit. */
+  dailyLimitLitres: string | null;
+  blockedAt: Date | null;
+  blockedReason: string | null;
+  /** The card that took this one's holder and balance. */
+  replacedBy: string | null;
 }
 
 export interface CardMovement {
@@ -33,13 +40,15 @@ export interface CardMovement {
   transactionId: string;
   amountCents: number;
   createdAt: Date;
-  kind: 'load' | 'top-up' | 'sale';
+  kind: CardHistoryRow['kind'];
   flag: SaleFlag | null;
 }
 
 const CARD_COLUMNS = `c.id, c.card_id AS "cardId", c.esp_id AS "espId", c.holder_first_name AS "firstName",
   c.holder_last_name AS "lastName", c.phone_number AS "phoneNumber", c.card_type AS "cardType",
-  c.balance::text AS balance, c.date_registered AS "dateRegistered"`;
+  c.balance::text AS balance, c.date_registered AS "dateRegistered", c.status,
+  c.daily_limit_litres::text AS "dailyLimitLitres", c.blocked_at AS "blockedAt", c.blocked_reason AS "blockedReason",
+  c.replaced_by AS "replacedBy"`;
 
 type CardRecord = Omit<StoredCard, 'balanceCents'> & { balance: string };
 const toCard = ({ balance, ...r }: CardRecord): StoredCard => ({ ...r, balanceCents: toCents(balance) });
@@ -100,6 +109,65 @@ export class CardRepository {
     return row ? toCard(row) : null;
   }
 
+  /**
+   * The card's row id when the caller may block, unblock or replace it (docs/rest-api.md, "Selling
+   * offline"): an admin any card; a manager the cards registered at their machines; an attendant the
+   * cards that work at their machine (registered there, or at another machine of its owner).
+   */
+  async findControllable(m: EntityManager, actor: Actor, cardId: string): Promise<string | null> {
+    const qb = m
+      .createQueryBuilder()
+      .select('c.id', 'id')
+      .from('cards', 'c')
+      .innerJoin('devices', 'd', 'd.esp_id = c.esp_id')
+      .where('c.card_id = :cardId', { cardId });
+    if (actor.role !== 'attendant') return (await scopeDevices(qb, actor, 'd').getRawOne<{ id: string }>())?.id ?? null;
+    qb.innerJoin('devices', 'a', 'a.esp_id = d.esp_id OR (d.owner_id IS NOT NULL AND a.owner_id = d.owner_id)');
+    return (await scopeDevices(qb, actor, 'a').limit(1).getRawOne<{ id: string }>())?.id ?? null;
+  }
+
+  /** The card row, locked until the end of the caller's transaction. */
+  async lock(m: EntityManager, id: string): Promise<StoredCard> {
+    const rows: CardRecord[] = await m.query(`SELECT ${CARD_COLUMNS} FROM cards c WHERE c.id = $1 FOR UPDATE`, [id]);
+    return toCard(rows[0]!);
+  }
+
+  async setBlocked(
+    m: EntityManager,
+    id: string,
+    reason: string,
+    replacedBy: string | null = null,
+  ): Promise<StoredCard> {
+    const rows: CardRecord[] = await m.query(
+      `WITH c AS (
+         UPDATE cards SET status = 'blocked', blocked_at = coalesce(blocked_at, clock_timestamp()),
+                blocked_reason = coalesce(blocked_reason, $2), replaced_by = coalesce($3, replaced_by)
+         WHERE id = $1 RETURNING *)
+       SELECT ${CARD_COLUMNS} FROM c`,
+      [id, reason, replacedBy],
+    );
+    return toCard(rows[0]!);
+  }
+
+  async setActive(m: EntityManager, id: string): Promise<StoredCard> {
+    const rows: CardRecord[] = await m.query(
+      `WITH c AS (
+         UPDATE cards SET status = 'active', blocked_at = NULL, blocked_reason = NULL WHERE id = $1 RETURNING *)
+       SELECT ${CARD_COLUMNS} FROM c`,
+      [id],
+    );
+    return toCard(rows[0]!);
+  }
+
+  async setDailyLimit(m: EntityManager, id: string, litres: number | null): Promise<StoredCard> {
+    const rows: CardRecord[] = await m.query(
+      `WITH c AS (UPDATE cards SET daily_limit_litres = $2::numeric WHERE id = $1 RETURNING *)
+       SELECT ${CARD_COLUMNS} FROM c`,
+      [id, litres === null ? null : litres.toFixed(3)],
+    );
+    return toCard(rows[0]!);
+  }
+
   async listAtDevice(actor: Actor, espId: string): Promise<StoredCard[]> {
     const rows = await this.scoped(actor)
       .select(CARD_COLUMNS)
@@ -133,7 +201,12 @@ export class CardRepository {
       `SELECT 'ledger-' || e.id AS id, coalesce(e.reference, e.id::text) AS "transactionId", e.amount::text AS amount,
               e.created_at AS "createdAt", e.kind, NULL AS flag, e.id AS seq
        FROM ledger_entries e
-       WHERE e.account_type = 'card' AND e.account_id = $1 AND e.kind IN ('load', 'top-up')
+       WHERE e.account_type = 'card' AND e.account_id = $1 AND e.kind IN ('load', 'top-up', 'transfer-out', 'transfer-in')
+       UNION ALL
+       -- A refund names the sale it gives back part of, as that sale's row does.
+       SELECT 'ledger-' || e.id, rs.event_id, e.amount::text, e.created_at, e.kind, NULL, e.id
+       FROM ledger_entries e JOIN sales rs ON rs.id = (CASE WHEN e.kind = 'refund' THEN e.reference::bigint END)
+       WHERE e.account_type = 'card' AND e.account_id = $1 AND e.kind = 'refund'
        UNION ALL
        SELECT 'sale-' || s.id, s.event_id, (-s.price)::text, s.sold_at, 'sale', s.flag, s.id
        FROM sales s WHERE s.card_id = $2 AND s.kind = 'card'

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from '@jest/globals';
 import { ErrorCode, type AddCardCommand } from '@wv/contracts';
 import type { Actor } from '../common/actor.js';
 import type { IdempotentCall } from '../ledger/idempotency.service.js';
+import { DomainEvents } from '../events/domain-events.js';
 import { LedgerService } from '../ledger/ledger.service.js';
 import { createTestService, idempotencyInPlace, TX, type Fake } from '../../test/support/create-test-service.js';
 import { CardRepository, type StoredCard } from './card.repository.js';
@@ -32,18 +33,25 @@ const stored = (fields: Partial<StoredCard> = {}): StoredCard => ({
   cardType: 'student',
   balanceCents: 1_500_50,
   dateRegistered: new Date('2026-04-01T06:00:00Z'),
+  status: 'active',
+  dailyLimitLitres: null,
+  blockedAt: null,
+  blockedReason: null,
+  replacedBy: null,
   ...fields,
 });
 
 let sut: CardService;
 let cards: Fake<CardRepository>;
 let ledger: Fake<LedgerService>;
+let events: Fake<DomainEvents>;
 
 beforeEach(() => {
   const built = createTestService(CardService, idempotencyInPlace);
   sut = built.sut;
   cards = built.fakes.get(CardRepository);
   ledger = built.fakes.get(LedgerService);
+  events = built.fakes.get(DomainEvents);
   cards.attendantDevice.mockResolvedValue('ESP1');
   cards.cardIdTaken.mockResolvedValue(false);
   cards.insert.mockImplementation(async (_m, card) => stored({ balanceCents: card.balanceCents }));
@@ -165,6 +173,86 @@ describe('topping up a card', () => {
       code: ErrorCode.BalanceLimitExceeded,
       status: 422,
     });
+    expect(ledger.insertEntries).not.toHaveBeenCalled();
+  });
+});
+
+describe('card controls', () => {
+  beforeEach(() => {
+    cards.findControllable.mockResolvedValue('card-row-1');
+    cards.lock.mockResolvedValue(stored({ balanceCents: 40_00 }));
+    cards.setBlocked.mockImplementation(async (_m, _id, reason, replacedBy) =>
+      stored({ status: 'blocked', blockedAt: new Date(), blockedReason: reason, replacedBy: replacedBy ?? null }),
+    );
+    cards.setActive.mockResolvedValue(stored());
+    cards.insert.mockImplementation(async (_m, card) =>
+      stored({ id: 'card-row-2', cardId: card.cardId, balanceCents: card.balanceCents }),
+    );
+  });
+
+  it('blocks an active card and tells the card lists after the commit', async () => {
+    await expect(sut.block(attendant, 'C-100', { reason: 'lost' }, call)).resolves.toMatchObject({
+      status: 'blocked',
+    });
+    expect(cards.setBlocked).toHaveBeenCalledWith(TX, 'card-row-1', 'lost');
+    expect(events.emit).toHaveBeenCalledWith('cards.changed', { cardIds: ['C-100'] });
+  });
+
+  it('refuses to block a blocked card, to unblock an active one, or to unblock a replaced one', async () => {
+    cards.lock.mockResolvedValue(stored({ status: 'blocked', blockedAt: new Date() }));
+    await expect(sut.block(attendant, 'C-100', { reason: 'x' }, call)).rejects.toMatchObject({
+      code: ErrorCode.CardAlreadyBlocked,
+      status: 409,
+    });
+    cards.lock.mockResolvedValue(stored());
+    await expect(sut.unblock(attendant, 'C-100', call)).rejects.toMatchObject({ code: ErrorCode.CardNotBlocked });
+    cards.lock.mockResolvedValue(stored({ status: 'blocked', blockedAt: new Date(), replacedBy: 'C-200' }));
+    await expect(sut.unblock(attendant, 'C-100', call)).rejects.toMatchObject({ code: ErrorCode.CardReplaced });
+    expect(cards.setBlocked).not.toHaveBeenCalled();
+    expect(cards.setActive).not.toHaveBeenCalled();
+    expect(events.emit).not.toHaveBeenCalled();
+  });
+
+  it('answers 404 for a card out of the caller’s reach, before locking anything', async () => {
+    cards.findControllable.mockResolvedValue(null);
+    await expect(sut.block(attendant, 'C-999', { reason: 'x' }, call)).rejects.toMatchObject({
+      code: ErrorCode.CardNotFound,
+      status: 404,
+    });
+    expect(cards.lock).not.toHaveBeenCalled();
+  });
+
+  it('replaces a card: the balance moves as one transfer, the old card is blocked and named replaced', async () => {
+    await expect(sut.replace(attendant, 'C-100', { newCardId: 'C-200' }, call)).resolves.toMatchObject({
+      card_id: 'C-200',
+      card_balance: 40,
+    });
+    expect(cards.insert).toHaveBeenCalledWith(
+      TX,
+      expect.objectContaining({ cardId: 'C-200', espId: 'ESP1', firstName: 'Asha', balanceCents: 40_00 }),
+    );
+    expect(ledger.setCardBalances).toHaveBeenCalledWith(TX, [{ id: 'card-row-1', balanceCents: 0 }]);
+    const [[, entries]] = ledger.insertEntries.mock.calls;
+    expect(entries.map((e) => [e.accountId, e.kind, e.amountCents, e.balanceAfterCents])).toEqual([
+      ['card-row-1', 'transfer-out', -40_00, 0],
+      ['card-row-2', 'transfer-in', 40_00, 40_00],
+    ]);
+    expect(entries[0].reference).toBe(entries[1].reference);
+    expect(cards.setBlocked).toHaveBeenCalledWith(TX, 'card-row-1', 'replaced by C-200', 'C-200');
+    expect(events.emit).toHaveBeenCalledWith('cards.changed', { cardIds: ['C-100', 'C-200'] });
+  });
+
+  it('refuses a replacement id already taken, or a card already replaced, moving nothing', async () => {
+    cards.cardIdTaken.mockResolvedValue(true);
+    await expect(sut.replace(attendant, 'C-100', { newCardId: 'C-200' }, call)).rejects.toMatchObject({
+      code: ErrorCode.CardAlreadyRegistered,
+    });
+    cards.cardIdTaken.mockResolvedValue(false);
+    cards.lock.mockResolvedValue(stored({ status: 'blocked', blockedAt: new Date(), replacedBy: 'C-150' }));
+    await expect(sut.replace(attendant, 'C-100', { newCardId: 'C-200' }, call)).rejects.toMatchObject({
+      code: ErrorCode.CardReplaced,
+    });
+    expect(cards.insert).not.toHaveBeenCalled();
     expect(ledger.insertEntries).not.toHaveBeenCalled();
   });
 });

@@ -2,17 +2,21 @@ import { Injectable } from '@nestjs/common';
 import {
   ErrorCode,
   type AddCardCommand,
+  type BlockCardRequest,
   type CardHistoryRow,
+  type CardLimitsRequest,
+  type ReplaceCardRequest,
   type CardRow,
   type CardSummary,
   type TopUpCommand,
 } from '@wv/contracts';
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import { AppError } from '../common/app-error.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import { DeviceDirectory } from '../device/device-directory.js';
+import { DomainEvents } from '../events/domain-events.js';
 import { IdempotencyService, type IdempotentCall } from '../ledger/idempotency.service.js';
 import { LedgerService } from '../ledger/ledger.service.js';
 import { amountToCents, centsToAmount } from '../money/money.js';
@@ -25,12 +29,19 @@ import { CardRepository, type StoredCard } from './card.repository.js';
 @Injectable()
 export class CardService {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly cards: CardRepository,
     private readonly devices: DeviceDirectory,
     private readonly ledger: LedgerService,
     private readonly audit: AuditTrail,
     private readonly idempotency: IdempotencyService,
+    private readonly events: DomainEvents,
   ) {}
+
+  /** After the commit: the machines' card lists follow (docs/device-protocol.md, "Card lists"). */
+  private changed(...cardIds: string[]): () => void {
+    return () => this.events.emit('cards.changed', { cardIds });
+  }
 
   register(actor: Actor, input: AddCardCommand, call: IdempotentCall): Promise<{ id: string }> {
     return this.idempotency.run(call, async (m) => {
@@ -67,7 +78,7 @@ export class CardService {
         before: null,
         after: describe(card),
       });
-      return { body: { id: card.id } };
+      return { body: { id: card.id }, afterCommit: this.changed(card.cardId) };
     });
   }
 
@@ -82,23 +93,120 @@ export class CardService {
       // Refused as a business rule; the transaction rolls the float debit back with it.
       if (cardAfter === null) throw new AppError(ErrorCode.BalanceLimitExceeded);
       await this.recordMove(m, actor, card, 'top-up', amount, floatAfter, cardAfter, randomUUID());
-      return { body: { card_balance: centsToAmount(cardAfter) } };
+      return { body: { card_balance: centsToAmount(cardAfter) }, afterCommit: this.changed(card.cardId) };
     });
   }
 
   async listAtDevice(actor: Actor, espId: string): Promise<CardRow[]> {
     if (!(await this.devices.findVisible(actor, espId))) throw new AppError(ErrorCode.DeviceNotFound);
     const cards = await this.cards.listAtDevice(actor, espId);
-    return cards.map((c) => ({
-      id: c.id,
-      card_id: c.cardId,
-      card_holder_first_name: c.firstName,
-      card_holder_last_name: c.lastName,
-      phoneNumber: c.phoneNumber,
-      card_balance: centsToAmount(c.balanceCents),
-      card_type: c.cardType,
-      date_registered: c.dateRegistered.toISOString(),
-    }));
+    return cards.map(toCardRow);
+  }
+
+  /**
+   * Blocks a card (docs/rest-api.md, "Selling offline"): machines drop it from their lists; a sale made
+   * with it afterwards (a machine that sold offline) is still stored, flagged `blocked_card`.
+   */
+  block(actor: Actor, cardId: string, input: BlockCardRequest, call: IdempotentCall): Promise<CardRow> {
+    return this.idempotency.run(call, async (m) => {
+      const card = await this.controllable(m, actor, cardId);
+      if (card.status === 'blocked') throw new AppError(ErrorCode.CardAlreadyBlocked);
+      const after = await this.cards.setBlocked(m, card.id, input.reason);
+      await this.recordChange(m, actor, 'card.blocked', card, after);
+      return { body: toCardRow(after), afterCommit: this.changed(card.cardId) };
+    });
+  }
+
+  unblock(actor: Actor, cardId: string, call: IdempotentCall): Promise<CardRow> {
+    return this.idempotency.run(call, async (m) => {
+      const card = await this.controllable(m, actor, cardId);
+      // The replacement holds the balance now: two live cards of one holder would spend it twice.
+      if (card.replacedBy !== null) throw new AppError(ErrorCode.CardReplaced);
+      if (card.status !== 'blocked') throw new AppError(ErrorCode.CardNotBlocked);
+      const after = await this.cards.setActive(m, card.id);
+      await this.recordChange(m, actor, 'card.unblocked', card, after);
+      return { body: toCardRow(after), afterCommit: this.changed(card.cardId) };
+    });
+  }
+
+  /**
+   * A lost or broken card: a new card for the same holder at the same machine takes the whole balance
+   * (a `transfer-out` entry on the old card and a `transfer-in` on the new, one movement), and the old
+   * card is blocked for good. The new card id must be free anywhere (409, as at registration).
+   */
+  replace(actor: Actor, cardId: string, input: ReplaceCardRequest, call: IdempotentCall): Promise<CardRow> {
+    return this.idempotency.run(call, async (m) => {
+      const old = await this.controllable(m, actor, cardId);
+      if (old.replacedBy !== null) throw new AppError(ErrorCode.CardReplaced);
+      if (await this.cards.cardIdTaken(m, input.newCardId)) throw new AppError(ErrorCode.CardAlreadyRegistered);
+      const created = await this.cards.insert(m, {
+        cardId: input.newCardId,
+        espId: old.espId,
+        firstName: old.firstName,
+        lastName: old.lastName,
+        phoneNumber: old.phoneNumber,
+        cardType: old.cardType,
+        balanceCents: old.balanceCents,
+        registeredBy: actor.userId,
+      });
+      if (!created) throw new AppError(ErrorCode.CardAlreadyRegistered);
+      const fresh =
+        old.dailyLimitLitres === null
+          ? created
+          : await this.cards.setDailyLimit(m, created.id, Number(old.dailyLimitLitres));
+      await this.ledger.setCardBalances(m, [{ id: old.id, balanceCents: 0 }]);
+      if (old.balanceCents !== 0) {
+        const movement = randomUUID();
+        const leg = (card: StoredCard, kind: 'transfer-out' | 'transfer-in', amountCents: number, after: number) => ({
+          accountType: 'card' as const,
+          accountId: card.id,
+          kind,
+          amountCents,
+          balanceAfterCents: after,
+          reference: movement,
+          actorId: actor.userId,
+        });
+        await this.ledger.insertEntries(m, [
+          leg(old, 'transfer-out', -old.balanceCents, 0),
+          leg(fresh, 'transfer-in', old.balanceCents, old.balanceCents),
+        ]);
+      }
+      const blocked = await this.cards.setBlocked(m, old.id, `replaced by ${fresh.cardId}`, fresh.cardId);
+      await this.recordChange(m, actor, 'card.replaced', old, blocked);
+      await this.recordChange(m, actor, 'card.registered', null, fresh);
+      return { body: toCardRow(fresh), afterCommit: this.changed(old.cardId, fresh.cardId) };
+    });
+  }
+
+  /** Owner manager or admin (the route's access list): a manager only for cards of their machines. */
+  async setLimits(actor: Actor, cardId: string, input: CardLimitsRequest): Promise<CardRow> {
+    let changed: StoredCard | undefined;
+    const body = await this.dataSource.transaction(async (m) => {
+      const card = await this.controllable(m, actor, cardId);
+      changed = await this.cards.setDailyLimit(m, card.id, input.dailyLimitLitres);
+      await this.recordChange(m, actor, 'card.limits', card, changed);
+      return toCardRow(changed);
+    });
+    this.changed(changed!.cardId)();
+    return body;
+  }
+
+  /** The card locked for a change, or 404 outside the caller's reach (never saying whose it is). */
+  private async controllable(m: EntityManager, actor: Actor, cardId: string): Promise<StoredCard> {
+    const id = await this.cards.findControllable(m, actor, cardId);
+    if (!id) throw new AppError(ErrorCode.CardNotFound);
+    return this.cards.lock(m, id);
+  }
+
+  private recordChange(m: EntityManager, actor: Actor, action: string, before: StoredCard | null, after: StoredCard) {
+    return this.audit.record(m, {
+      actorId: actor.userId,
+      action,
+      entity: 'card',
+      entityId: after.cardId,
+      before: before ? describe(before) : null,
+      after: describe(after),
+    });
   }
 
   async history(actor: Actor, cardId: string): Promise<CardHistoryRow[]> {
@@ -171,5 +279,24 @@ function describe(card: StoredCard) {
     phoneNumber: card.phoneNumber,
     card_type: card.cardType,
     card_balance: centsToAmount(card.balanceCents),
+    status: card.status,
+    dailyLimitLitres: card.dailyLimitLitres === null ? null : Number(card.dailyLimitLitres),
+    blockedReason: card.blockedReason,
+    replacedBy: card.replacedBy,
+  };
+}
+
+function toCardRow(c: StoredCard): CardRow {
+  return {
+    id: c.id,
+    card_id: c.cardId,
+    card_holder_first_name: c.firstName,
+    card_holder_last_name: c.lastName,
+    phoneNumber: c.phoneNumber,
+    card_balance: centsToAmount(c.balanceCents),
+    card_type: c.cardType,
+    date_registered: c.dateRegistered.toISOString(),
+    status: c.status,
+    dailyLimitLitres: c.dailyLimitLitres === null ? null : Number(c.dailyLimitLitres),
   };
 }

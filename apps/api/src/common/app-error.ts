@@ -25,6 +25,9 @@ export const ERROR_CATALOG: Record<ErrorCode, { status: number; message: string 
   InvalidDeviceKey: { status: 401, message: 'Invalid device key' },
   CardAlreadyRegistered: { status: 409, message: 'Card is already registered' },
   CardNotFound: { status: 404, message: 'Card not found' },
+  CardAlreadyBlocked: { status: 409, message: 'Card is already blocked' },
+  CardNotBlocked: { status: 409, message: 'Card is not blocked' },
+  CardReplaced: { status: 409, message: 'This card was replaced; use its replacement' },
   InsufficientFloat: { status: 422, message: 'Insufficient float balance' },
   BalanceLimitExceeded: {
     status: 422,
@@ -41,6 +44,13 @@ export const ERROR_CATALOG: Record<ErrorCode, { status: number; message: string 
   IngestBacklogFull: {
     status: 503,
     message: 'Too many sales are waiting to be stored; keep this sale and send it again later',
+  },
+  AlarmNotFound: { status: 404, message: 'Alarm not found' },
+  AlarmNotOpen: { status: 409, message: 'This alarm is not open' },
+  AlarmAlreadyCleared: { status: 409, message: 'This alarm is already cleared' },
+  AlarmAssigneeNotInScope: {
+    status: 422,
+    message: 'An alarm can be assigned only to the machine’s owner manager or its attendant',
   },
   Internal: { status: 500, message: 'Something went wrong on our side' },
 };

@@ -89,6 +89,65 @@ const envSchema = z.object({
     .default(30_000),
   SALES_RETRY_ATTEMPTS: z.coerce.number().int().min(1, 'SALES_RETRY_ATTEMPTS must be at least 1').default(20),
   SALES_RETRY_DELAY_MS: z.coerce.number().int().min(1, 'SALES_RETRY_DELAY_MS must be at least 1').default(200),
+  /** docs/alarms.md, "Escalation": a critical or major alarm still open this long goes to every admin. */
+  ESCALATE_AFTER_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1, 'ESCALATE_AFTER_MINUTES must be at least 1')
+    .max(10_080, 'ESCALATE_AFTER_MINUTES must be at most 10080')
+    .default(30),
+  /** docs/alarms.md, "Telemetry": whole days of readings older than this are dropped. */
+  TELEMETRY_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1, 'TELEMETRY_RETENTION_DAYS must be at least 1')
+    .max(3650, 'TELEMETRY_RETENTION_DAYS must be at most 3650')
+    .default(90),
+  /** docs/alarms.md, "The sweep": how often the time-driven alarm rules run. */
+  ALARM_SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000, 'ALARM_SWEEP_INTERVAL_MS must be at least 1000')
+    .max(3_600_000, 'ALARM_SWEEP_INTERVAL_MS must be at most 3600000')
+    .default(30_000),
+  /** Notifications (docs/alarms.md, "Notifications"): a channel whose variables are unset is off. */
+  SMTP_URL: z
+    .string()
+    .refine(
+      (v) => /^smtps?:\/\/[^/\s]+/.test(v),
+      'SMTP_URL must look like smtp://host:2525 or smtps://user:pass@host:465',
+    )
+    .optional(),
+  MAIL_FROM: z.string().min(3, 'MAIL_FROM must be an address such as alarms@example.com').default('alarms@localhost'),
+  SMS_URL: z
+    .string()
+    .refine((v) => /^https?:\/\/[^\s]+$/.test(v), 'SMS_URL must look like https://api.africastalking.com')
+    .optional(),
+  SMS_USERNAME: z.string().min(1).optional(),
+  SMS_API_KEY: z.string().min(1).optional(),
+  DAILY_REPORT_TIME: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'DAILY_REPORT_TIME must be a time of day HH:MM')
+    .default('07:00'),
+  /** First backoff of a message whose server or API failed; it doubles per attempt (capped at 30 minutes). */
+  NOTIFICATION_RETRY_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .min(100, 'NOTIFICATION_RETRY_DELAY_MS must be at least 100')
+    .max(50_000, 'NOTIFICATION_RETRY_DELAY_MS must be at most 50000 (the first retry comes within 60 s)')
+    .default(15_000),
+  /** At most one message per recipient and channel in this many seconds; what arrives meanwhile goes as one digest. */
+  NOTIFICATION_DIGEST_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1, 'NOTIFICATION_DIGEST_SECONDS must be at least 1')
+    .default(60),
+  /** How long a dispatcher holds a claimed message before another process may take it over. */
+  NOTIFICATION_LEASE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(2, 'NOTIFICATION_LEASE_SECONDS must be at least 2')
+    .default(120),
 });
 
 export interface AppConfig {
@@ -123,6 +182,23 @@ export interface AppConfig {
   exportIdleTimeoutMs: number;
   /** A sales batch that fails for a reason other than an unavailable database: tries and first backoff. */
   salesRetry: { attempts: number; delayMs: number };
+  /** Machine health and alarms (docs/alarms.md). */
+  alarms: { escalateAfterMinutes: number; telemetryRetentionDays: number; sweepIntervalMs: number };
+  /** Email, SMS, digests and the daily report (docs/alarms.md, "Notifications"). */
+  notifications: NotificationConfig;
+}
+
+export interface NotificationConfig {
+  /** Unset: email is off. */
+  smtpUrl?: string;
+  mailFrom: string;
+  /** Unset (any of SMS_URL, SMS_USERNAME, SMS_API_KEY missing): SMS is off. */
+  sms?: { url: string; username: string; apiKey: string };
+  /** `HH:MM` in APP_TIMEZONE. */
+  dailyReportTime: string;
+  retryDelayMs: number;
+  digestSeconds: number;
+  leaseSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -164,6 +240,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowVolatileRedis: e.ALLOW_VOLATILE_REDIS,
     exportIdleTimeoutMs: e.EXPORT_IDLE_TIMEOUT_MS,
     salesRetry: { attempts: e.SALES_RETRY_ATTEMPTS, delayMs: e.SALES_RETRY_DELAY_MS },
+    alarms: {
+      escalateAfterMinutes: e.ESCALATE_AFTER_MINUTES,
+      telemetryRetentionDays: e.TELEMETRY_RETENTION_DAYS,
+      sweepIntervalMs: e.ALARM_SWEEP_INTERVAL_MS,
+    },
+    notifications: {
+      smtpUrl: e.SMTP_URL,
+      mailFrom: e.MAIL_FROM,
+      sms:
+        e.SMS_URL && e.SMS_USERNAME && e.SMS_API_KEY
+          ? { url: e.SMS_URL.replace(/\/+$/, ''), username: e.SMS_USERNAME, apiKey: e.SMS_API_KEY }
+          : undefined,
+      dailyReportTime: e.DAILY_REPORT_TIME,
+      retryDelayMs: e.NOTIFICATION_RETRY_DELAY_MS,
+      digestSeconds: e.NOTIFICATION_DIGEST_SECONDS,
+      leaseSeconds: e.NOTIFICATION_LEASE_SECONDS,
+    },
   };
 }
 

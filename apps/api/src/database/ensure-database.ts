@@ -6,6 +6,9 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const name = decodeURIComponent(url.pathname.slice(1));
   url.pathname = '/postgres';
   const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 5000 });
+  // A connection that breaks between statements fails the next statement; without a listener its
+  // 'error' event would end the process instead.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);

@@ -7,10 +7,14 @@ import { SHARED_COUNTERS } from '../counters/shared-counters.js';
 import { REDIS } from '../redis/redis.provider.js';
 import { APP_CONFIG, ConfigError, type AppConfig } from '../config/app-config.js';
 import { announce } from '../common/announce.js';
+import { KeyedBatch } from '../common/keyed-batch.js';
 import { DeviceKeyService } from '../device/device-key.service.js';
 import type { MqttHealth } from '../health/health.service.js';
+import { CardListDeviceService } from '../card-list/card-list-device.service.js';
 import { MachineConfigService } from '../machine-config/machine-config.service.js';
 import { SaleIngestQueue } from '../sale/sale-ingest.queue.js';
+import { SequenceRecords } from '../sequence/sequence-records.js';
+import { TelemetryQueue } from '../telemetry/telemetry.queue.js';
 import { payloadToText } from '../sale/sale-ingest.types.js';
 import { AckCoalescer } from './ack-coalescer.js';
 import { DeviceOutbox, outboxChannel, type OutboundMessage } from '../device-outbox/device-outbox.js';
@@ -45,6 +49,9 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     private readonly machineConfig: MachineConfigService,
     private readonly outbox: DeviceOutbox,
     @Inject(REDIS) private readonly redis: Redis,
+    private readonly sequenceRecords: SequenceRecords,
+    private readonly cardLists: CardListDeviceService,
+    private readonly telemetry: TelemetryQueue,
   ) {}
 
   mqttStatus(): 'up' | 'down' | 'disabled' {
@@ -115,14 +122,29 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
 
   private async onDeviceMessage(message: DeviceMessage): Promise<void> {
     if (message.kind === 'hello') return this.provisioning.onHello(message);
+    // Parsed and stored by the workers (docs/alarms.md, "Telemetry"); the broker only batches it.
+    if (message.kind === 'telemetry') {
+      return this.telemetry.add({
+        espId: message.espId,
+        payload: payloadToText(message.payload),
+        receivedAt: message.receivedAt.toISOString(),
+      });
+    }
     const json = safeJson(message.payload);
     if (message.kind === 'status') {
       const status = statusPayloadSchema.safeParse(json);
       if (status.success) await this.status.set(message.espId, status.data.online, { firmware: status.data.firmware });
+      // The sales still in the machine's flash, shown by GET /machines/{espId}/sync.
+      if (status.success && status.data.queued !== undefined) {
+        await this.sequenceRecords.setQueued(message.espId, status.data.queued);
+      }
       return;
     }
-    const ack = configAckPayloadSchema.safeParse(json);
-    if (ack.success) await this.machineConfig.applyAck(message.espId, ack.data.version);
+    if (message.kind === 'config-ack') {
+      const ack = configAckPayloadSchema.safeParse(json);
+      if (ack.success) await this.machineConfig.applyAck(message.espId, ack.data.version);
+    }
+    if (message.kind === 'cards-ack') return this.cardLists.onAck(message.espId, json);
   }
 
   private async onConnected(identity: DeviceIdentity): Promise<void> {
@@ -134,9 +156,20 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     }
     this.connections.set(identity.espId, (this.connections.get(identity.espId) ?? 0) + 1);
     await this.status.set(identity.espId, true);
-    await this.machineConfig.republish(identity.espId);
-    await this.provisioning.onMachineConnected(identity.espId);
+    await this.connectEffects.add(identity.espId, true);
   }
+
+  /** What a machine's connect sets off, for all machines that connected within a few milliseconds. */
+  private readonly connectEffects = new KeyedBatch<string, true>(
+    async (batch) => {
+      const espIds = [...batch.keys()];
+      await this.machineConfig.republishMany(espIds);
+      // A machine that missed card list versions while away gets the full list (docs/device-protocol.md, "Card lists").
+      await this.cardLists.onMachinesConnected(espIds);
+      await this.provisioning.onMachinesConnected(espIds);
+    },
+    { lingerMs: 25, maxBatch: 1000 },
+  );
 
   private async onDisconnected(identity: DeviceIdentity): Promise<void> {
     if (identity.kind !== 'machine') return;
@@ -203,6 +236,9 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     this.acks.flush();
     await this.broker?.close();
     await this.subscriber?.quit().catch(() => undefined);
+    // The machines this broker just let go are recorded offline before the database pool closes.
+    this.connectEffects.close();
+    await this.status.drain();
   }
 }
 

@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
+import { CardListModule } from '../card-list/card-list.module.js';
 import { DeviceOutboxModule } from '../device-outbox/device-outbox.module.js';
 import { DeviceModule } from '../device/device.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { MQTT_HEALTH } from '../health/health.service.js';
 import { MachineConfigModule } from '../machine-config/machine-config.module.js';
 import { SaleModule } from '../sale/sale.module.js';
+import { SequenceModule } from '../sequence/sequence.module.js';
+import { TelemetryQueueModule } from '../telemetry/telemetry.module.js';
 import { BrokerService } from './broker.service.js';
 import { MachineStatusService } from './machine-status.service.js';
 import { ProvisioningService } from './provisioning.service.js';
@@ -20,7 +23,16 @@ export class DeviceBridgeModule {}
 
 /** The embedded MQTT broker and machine provisioning (broker role); it answers the MQTT health check. */
 @Module({
-  imports: [DeviceBridgeModule, DeviceModule, DeviceOutboxModule, MachineConfigModule, SaleModule],
+  imports: [
+    CardListModule,
+    DeviceBridgeModule,
+    DeviceModule,
+    DeviceOutboxModule,
+    MachineConfigModule,
+    SaleModule,
+    SequenceModule,
+    TelemetryQueueModule,
+  ],
   providers: [BrokerService, ProvisioningService, { provide: MQTT_HEALTH, useExisting: BrokerService }],
   exports: [BrokerService, MQTT_HEALTH],
 })

@@ -1,44 +1,97 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainEvents } from '../events/domain-events.js';
+import { KeyedBatch } from '../common/keyed-batch.js';
 import { returningRows } from '../common/returning-rows.js';
 
-/** Online/offline and last-seen time of machines, kept in the database and emitted live. */
+interface StatusReport {
+  online: boolean;
+  firmware: string | null;
+}
+
+/**
+ * Online/offline and last-seen time of machines, kept in the database and emitted live.
+ *
+ * Reports are coalesced per machine and written in batches (a reconnect storm of 20,000 machines was
+ * 20,000 to 40,000 single-row UPDATEs that starved the pool, and failed disconnects left machines
+ * "online" for good). The newest report of a machine wins; a batch that fails is retried with backoff
+ * unless a newer report for the same machine replaced it.
+ */
 @Injectable()
-export class MachineStatusService {
+export class MachineStatusService implements OnApplicationShutdown {
+  private readonly logger = new Logger(MachineStatusService.name);
+  private readonly batch = new KeyedBatch<string, StatusReport>((reports) => this.write(reports), {
+    lingerMs: 25,
+    maxBatch: 1000,
+    retryMs: 500,
+    merge: (waiting, next) => ({ online: next.online, firmware: next.firmware ?? waiting.firmware }),
+  });
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly events: DomainEvents,
   ) {}
 
-  /**
-   * Emits `machine.status` once per change. The change is decided by the UPDATE's own condition:
-   * when a machine's connect and its retained status arrive together, the second UPDATE waits for
-   * the first's row lock and then re-checks the condition on the new row, so only one of them
-   * reports a change (a previous value read in the same statement would be the same stale snapshot
-   * for both, and the activity feed said "went online" twice).
-   */
+  /** Records that a machine is online or offline now; resolves once written (rejects if its batch failed). */
   async set(espId: string, online: boolean, details: { firmware?: string } = {}): Promise<void> {
-    const params = [espId, online, details.firmware ?? null];
-    const changed = returningRows<{ lastSeen: Date }>(
-      await this.dataSource.query(
-        `UPDATE devices SET online = $2, last_seen_at = now(), firmware = coalesce($3, firmware)
-         WHERE esp_id = $1 AND online IS DISTINCT FROM $2 RETURNING last_seen_at AS "lastSeen"`,
-        params,
-      ),
-    );
-    if (changed[0]) {
-      this.events.emit('machine.status', { espId, online, lastSeen: changed[0].lastSeen.toISOString() });
-      return;
+    await this.batch.add(espId, { online, firmware: details.firmware ?? null });
+  }
+
+  /**
+   * Emits `machine.status` once per change. The change is decided by the UPDATE's own condition: when
+   * two broker processes report the same machine at once, the second UPDATE waits for the first's row
+   * lock and re-checks the condition on the new row, so only one of them reports a change.
+   */
+  private async write(reports: Map<string, StatusReport>): Promise<void> {
+    const espIds = [...reports.keys()];
+    const online = espIds.map((id) => reports.get(id)!.online);
+    const firmware = espIds.map((id) => reports.get(id)!.firmware);
+    try {
+      const changed = returningRows<{ espId: string; online: boolean; lastSeen: Date }>(
+        await this.dataSource.query(
+          `UPDATE devices d SET online = v.online, last_seen_at = now(), firmware = coalesce(v.firmware, d.firmware)
+           FROM unnest($1::text[], $2::boolean[], $3::text[]) AS v(esp_id, online, firmware)
+           WHERE d.esp_id = v.esp_id AND d.online IS DISTINCT FROM v.online
+           RETURNING d.esp_id AS "espId", d.online, d.last_seen_at AS "lastSeen"`,
+          [espIds, online, firmware],
+        ),
+      );
+      const done = new Set(changed.map((row) => row.espId));
+      const rest = espIds.filter((id) => !done.has(id));
+      if (rest.length > 0) {
+        await this.dataSource.query(
+          `UPDATE devices d SET last_seen_at = now(), firmware = coalesce(v.firmware, d.firmware)
+           FROM unnest($1::text[], $2::boolean[], $3::text[]) AS v(esp_id, online, firmware)
+           WHERE d.esp_id = v.esp_id AND d.online = v.online`,
+          [rest, rest.map((id) => reports.get(id)!.online), rest.map((id) => reports.get(id)!.firmware)],
+        );
+      }
+      for (const row of changed) {
+        this.events.emit('machine.status', {
+          espId: row.espId,
+          online: row.online,
+          lastSeen: row.lastSeen.toISOString(),
+        });
+      }
+    } catch (error) {
+      this.logger.warn(
+        `Could not record the status of ${espIds.length} machine(s); retrying: ${(error as Error).message}`,
+      );
+      throw error;
     }
-    await this.dataSource.query(
-      `UPDATE devices SET last_seen_at = now(), firmware = coalesce($3, firmware) WHERE esp_id = $1 AND online = $2`,
-      params,
-    );
   }
 
   /** At broker start nothing is connected yet: machines that were online are offline until they return. */
   async markAllOffline(): Promise<void> {
     await this.dataSource.query(`UPDATE devices SET online = false WHERE online`);
+  }
+
+  /** Writes what waits now (the broker calls this once it has closed, before the database pool closes). */
+  async drain(): Promise<void> {
+    await this.batch.drain().catch(() => undefined);
+  }
+
+  onApplicationShutdown(): void {
+    this.batch.close();
   }
 }

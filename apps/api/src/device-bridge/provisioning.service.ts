@@ -101,9 +101,10 @@ export class ProvisioningService {
    * PostgreSQL and, retained, from every broker process, so the key no longer sits anywhere for
    * provisioning and the MAC cannot provision again.
    */
-  async onMachineConnected(espId: string): Promise<void> {
-    const macAddress = await this.devices.clearPendingAssignment(espId);
-    if (macAddress) await this.outbox.clearRetained(buildAssignmentTopic(macToTopicId(macAddress)));
+  async onMachinesConnected(espIds: string[]): Promise<void> {
+    for (const macAddress of await this.devices.clearPendingAssignments(espIds)) {
+      await this.outbox.clearRetained(buildAssignmentTopic(macToTopicId(macAddress)));
+    }
   }
 
   /** A hello: lists the MAC for the admin. Only the client holding the pinned secret can publish it. */

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { espIdSchema } from '@wv/contracts';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { KeyedBatch } from '../common/keyed-batch.js';
 import { isDatabaseUnavailable } from '../common/pg-errors.js';
 import { DeviceRepository } from './device.repository.js';
 
@@ -32,6 +33,15 @@ export class DeviceKeyService {
   /** Bumped by every forget: a lookup that raced a revocation does not remember what it read. */
   private generation = 0;
 
+  /** Key hashes read for many connects at once: a reconnect storm is a few reads, not one per machine. */
+  private readonly lookups = new KeyedBatch<string, undefined, string | null>(
+    (batch) => this.devices.keyHashes([...batch.keys()]),
+    {
+      lingerMs: 2,
+      maxBatch: 500,
+    },
+  );
+
   constructor(private readonly devices: DeviceRepository) {}
 
   static generate(): { key: string; hash: string } {
@@ -58,7 +68,7 @@ export class DeviceKeyService {
     const generation = this.generation;
     let stored: string | null;
     try {
-      stored = await this.devices.keyHash(espId);
+      stored = (await this.lookups.add(espId, undefined)) ?? null;
     } catch (error) {
       if (isDatabaseUnavailable(error) && known && Date.now() - known.at < REMEMBERED_MS) {
         if (sameHash(known.hash, presented)) return true;

@@ -93,13 +93,15 @@ export class DeviceRepository {
     await manager.getRepository(DeviceEntity).insert({ ...device, keyRotatedAt: new Date() });
   }
 
-  async keyHash(espId: string): Promise<string | null> {
-    const row = await this.devices
-      .createQueryBuilder('d')
-      .addSelect('d.keyHash')
-      .where('d.esp_id = :espId', { espId })
-      .getOne();
-    return row?.keyHash ?? null;
+  /** The key hashes of many machines; a machine that does not exist, or has no key, maps to null. */
+  async keyHashes(espIds: string[]): Promise<Map<string, string | null>> {
+    const rows: { espId: string; keyHash: string | null }[] = await this.dataSource.query(
+      `SELECT esp_id AS "espId", key_hash AS "keyHash" FROM devices WHERE esp_id = ANY($1::text[])`,
+      [espIds],
+    );
+    const hashes = new Map<string, string | null>(espIds.map((id) => [id, null]));
+    for (const row of rows) hashes.set(row.espId, row.keyHash);
+    return hashes;
   }
 
   // ---- announced MAC addresses ----
@@ -223,17 +225,17 @@ export class DeviceRepository {
       : null;
   }
 
-  /** The machine connected with its key: its pending assignment is done. Returns the MAC it was for. */
-  async clearPendingAssignment(espId: string): Promise<string | null> {
+  /** The machines connected with their keys: their pending assignments are done. Returns the MACs they were for. */
+  async clearPendingAssignments(espIds: string[]): Promise<string[]> {
     const rows = returningRows<{ mac_address: string }>(
       await this.dataSource.query(
         `UPDATE mac_announcements SET pending_device_key = NULL
-       WHERE assigned_esp_id = $1 AND pending_device_key IS NOT NULL
+       WHERE assigned_esp_id = ANY($1::text[]) AND pending_device_key IS NOT NULL
        RETURNING mac_address`,
-        [espId],
+        [espIds],
       ),
     );
-    return rows[0]?.mac_address ?? null;
+    return rows.map((row) => row.mac_address);
   }
 
   /** A rotated key replaces the one still waiting for delivery, if any; true when one was waiting. */

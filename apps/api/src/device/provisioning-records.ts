@@ -31,7 +31,7 @@ export class ProvisioningRecords {
     return this.devices.pendingAssignment(...args);
   }
 
-  clearPendingAssignment(...args: Parameters<DeviceRepository['clearPendingAssignment']>) {
-    return this.devices.clearPendingAssignment(...args);
+  clearPendingAssignments(...args: Parameters<DeviceRepository['clearPendingAssignments']>) {
+    return this.devices.clearPendingAssignments(...args);
   }
 }

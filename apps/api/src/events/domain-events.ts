@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
-import type { FloatRequestedEvent, FloatUpdatedEvent } from '@wv/contracts';
+import type { Alarm, FloatRequestedEvent, FloatUpdatedEvent } from '@wv/contracts';
 
 /** A sale just committed (numeric columns as PostgreSQL returns them). */
 export interface CommittedSale {
@@ -14,6 +14,12 @@ export interface CommittedSale {
   cardId: string | null;
   soldAt: Date;
   localDate: string;
+  /** The machine's sale counter, when it sent one. */
+  seq: number | null;
+  /** Made while the machine was disconnected (sent later from its flash). */
+  offline: boolean;
+  /** Litres the flow meter measured, when the machine sent it (numeric text). */
+  dispensed: string | null;
 }
 
 /** In-process domain events, emitted after the database commit that made them true. */
@@ -24,8 +30,13 @@ export interface DomainEventMap {
   'sales.committed': { sales: CommittedSale[] };
   'machine.status': { espId: string; online: boolean; lastSeen: string };
   'config.applied': { espId: string; version: number };
+  /** Cards whose status, balance or limit a machine's card list must reflect (docs/device-protocol.md, "Card lists"). */
+  'cards.changed': { cardIds: string[] };
   'float.requested': { managerId: string; event: FloatRequestedEvent };
   'float.updated': { attendantId: string; managerId: string; event: FloatUpdatedEvent };
+  /** docs/alarms.md: sent live to the machine's scope as `alarm.opened` / `alarm.updated`. */
+  'alarm.opened': { alarm: Alarm };
+  'alarm.updated': { alarm: Alarm };
 }
 
 @Injectable()

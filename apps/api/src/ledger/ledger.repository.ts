@@ -12,9 +12,13 @@ export interface LockedCard {
    * registered at and every other machine of that machine's owner.
    */
   worksAt: Set<string>;
+  status: 'active' | 'blocked';
+  blockedAt: Date | null;
+  /** Litres per local day in thousandths (millilitres), or null for no limit. */
+  dailyLimitMl: number | null;
 }
 
-export type LedgerKind = 'float_approval' | 'load' | 'top-up' | 'sale';
+export type LedgerKind = 'float_approval' | 'load' | 'top-up' | 'sale' | 'refund' | 'transfer-out' | 'transfer-in';
 
 export interface LedgerInput {
   accountType: 'float' | 'card';
@@ -103,13 +107,22 @@ export class LedgerRepository {
    */
   async lockCards(m: EntityManager, cardIds: string[], sellingEspIds: string[]): Promise<LockedCard[]> {
     if (cardIds.length === 0) return [];
-    const cards: { id: string; cardId: string; balance: string; homeEspId: string; homeOwnerId: string | null }[] =
-      await m.query(
-        `SELECT c.id, c.card_id AS "cardId", c.balance::text, c.esp_id AS "homeEspId", home.owner_id AS "homeOwnerId"
+    const cards: {
+      id: string;
+      cardId: string;
+      balance: string;
+      homeEspId: string;
+      homeOwnerId: string | null;
+      status: 'active' | 'blocked';
+      blockedAt: Date | null;
+      dailyLimit: string | null;
+    }[] = await m.query(
+      `SELECT c.id, c.card_id AS "cardId", c.balance::text, c.esp_id AS "homeEspId", home.owner_id AS "homeOwnerId",
+              c.status, c.blocked_at AS "blockedAt", c.daily_limit_litres::text AS "dailyLimit"
          FROM cards c JOIN devices home ON home.esp_id = c.esp_id
          WHERE c.card_id = ANY($1) ORDER BY c.card_id FOR UPDATE OF c`,
-        [cardIds],
-      );
+      [cardIds],
+    );
     // The owners of the batch's selling machines, read once: a card works at its own machine and at
     // every machine of that machine's owner (an unowned machine: only there).
     const selling: { espId: string; ownerId: string | null }[] = await m.query(
@@ -120,6 +133,9 @@ export class LedgerRepository {
       id: c.id,
       cardId: c.cardId,
       balanceCents: toCents(c.balance),
+      status: c.status,
+      blockedAt: c.blockedAt,
+      dailyLimitMl: c.dailyLimit === null ? null : Math.round(Number(c.dailyLimit) * 1000),
       worksAt: new Set(
         selling
           .filter((s) => s.espId === c.homeEspId || (c.homeOwnerId !== null && s.ownerId === c.homeOwnerId))

@@ -44,6 +44,12 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
       this.events.on('float.updated', ({ attendantId, managerId, event }) =>
         this.live.emit([userRoom(attendantId), userRoom(managerId)], 'float.updated', event),
       ),
+      this.events.on('alarm.opened', ({ alarm }) =>
+        this.live.emit(machineRooms(alarm.machineId), 'alarm.opened', alarm),
+      ),
+      this.events.on('alarm.updated', ({ alarm }) =>
+        this.live.emit(machineRooms(alarm.machineId), 'alarm.updated', alarm),
+      ),
       this.events.on('user.removed', ({ userId }) => this.live.disconnectUser(userId)),
       this.events.on('user.password-changed', ({ userId }) => this.live.disconnectUser(userId)),
     );

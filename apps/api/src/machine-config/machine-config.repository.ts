@@ -67,6 +67,14 @@ export class MachineConfigRepository {
     return rows[0] ?? null;
   }
 
+  /** The config versions of many machines (unknown ids are left out). */
+  async versions(espIds: string[]): Promise<{ espId: string; version: number }[]> {
+    return this.dataSource.query(
+      `SELECT esp_id AS "espId", config_version AS version FROM devices WHERE esp_id = ANY($1::text[])`,
+      [espIds],
+    );
+  }
+
   /** Marks a version applied when it exists and is newer than the applied one; true when it changed. */
   async markApplied(espId: string, version: number): Promise<boolean> {
     const rows = await this.dataSource.query(

@@ -116,10 +116,14 @@ export class MachineConfigService {
     return { version: s.version, appliedVersion: s.appliedVersion, appliedAt: s.appliedAt?.toISOString() ?? null };
   }
 
-  /** Called when a machine connects: the retained config may have been lost with a broker restart. */
-  async republish(espId: string): Promise<void> {
-    const s = await this.configs.state(espId);
-    if (s && s.version > 0) await this.publish(espId, s.version);
+  /**
+   * Called for machines that just connected: the retained config may have been lost with a broker
+   * restart. One read for all of them, and a publish for those that have a config.
+   */
+  async republishMany(espIds: string[]): Promise<void> {
+    for (const { espId, version } of await this.configs.versions(espIds)) {
+      if (version > 0) await this.publish(espId, version);
+    }
   }
 
   async applyAck(espId: string, version: number): Promise<void> {

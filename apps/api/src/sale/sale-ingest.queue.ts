@@ -10,6 +10,22 @@ import type { RawSalesMessage, SalesIngestJob } from './sale-ingest.types.js';
 const MESSAGES_PER_JOB = 250;
 
 /**
+ * BullMQ takes every job without a priority before any prioritized one, so a backlog of sales made
+ * offline waits behind live sales instead of in front of them (docs/architecture.md, "Backfill and
+ * live sales").
+ */
+export const BACKFILL_PRIORITY = 10;
+
+/**
+ * Whether a payload carries sales made offline. Only a look at the text: the broker never parses a
+ * payload (the worker validates it); a wrong guess changes only which sales wait first, never what
+ * is stored.
+ */
+export function isBackfill(payload: string): boolean {
+  return /"offline"\s*:\s*true/.test(payload);
+}
+
+/**
  * Makes sales durable in Redis before they are acknowledged: one `addBulk` (one MULTI round trip)
  * per micro-batch of the broker, however many machines it holds.
  */
@@ -43,9 +59,16 @@ export class SaleIngestQueue implements OnModuleDestroy {
   async enqueue(messages: RawSalesMessage[]): Promise<void> {
     if (messages.length === 0) return;
     this.backpressure.assertOpen();
+    const live = messages.filter((m) => !isBackfill(m.payload));
+    const backfill = messages.filter((m) => isBackfill(m.payload));
     const jobs = [];
-    for (let i = 0; i < messages.length; i += MESSAGES_PER_JOB) {
-      jobs.push({ name: 'batch', data: { messages: messages.slice(i, i + MESSAGES_PER_JOB) } });
+    for (const [group, opts] of [
+      [live, undefined],
+      [backfill, { priority: BACKFILL_PRIORITY }],
+    ] as const) {
+      for (let i = 0; i < group.length; i += MESSAGES_PER_JOB) {
+        jobs.push({ name: 'batch', data: { messages: group.slice(i, i + MESSAGES_PER_JOB) }, opts });
+      }
     }
     await this.queue.addBulk(jobs);
   }

@@ -28,11 +28,20 @@ const cardSale = (eventId: string, cardId: string, price: number) => ({
   waterType: 'pure',
 });
 
-const card = (cardId: string, balanceCents: number, worksAt: string[]): LockedCard => ({
+const card = (
+  cardId: string,
+  balanceCents: number,
+  worksAt: string[],
+  fields: Partial<LockedCard> = {},
+): LockedCard => ({
   id: `row-${cardId}`,
   cardId,
   balanceCents,
   worksAt: new Set(worksAt),
+  status: 'active',
+  blockedAt: null,
+  dailyLimitMl: null,
+  ...fields,
 });
 
 /** What insertBatch answers for the rows it stored: numeric columns come back as text. */
@@ -47,6 +56,9 @@ const storedAs = (row: SaleRow, id: string): InsertedSale => ({
   cardId: row.cardId,
   soldAt: row.soldAt,
   localDate: '2026-04-01',
+  seq: row.seq,
+  offline: row.offline,
+  dispensed: row.dispensed === null ? null : row.dispensed.toFixed(3),
 });
 
 let sut: SaleIngestService;
@@ -200,5 +212,81 @@ describe('a batch', () => {
     expect(ledger.lockCards).toHaveBeenCalledWith(TX, [], []);
     expect(insertedRows().get('e1')).toMatchObject({ kind: 'coin', cardId: null });
     expect(ledgerEntries()).toEqual([]);
+  });
+});
+
+describe('a short-dispensed card sale', () => {
+  const short = (eventId: string, price: number, volume: number, dispensed: number) => ({
+    ...cardSale(eventId, 'C-1', price),
+    volume,
+    dispensed,
+  });
+
+  it('refunds the undelivered share of its price once, as a refund entry after the sale entry', async () => {
+    ledger.lockCards.mockResolvedValue([card('C-1', 1_000_00, ['ESP1'])]);
+
+    await sut.ingestBatch([message('ESP1', [short('e1', 200, 10, 6)])], 'job-1');
+
+    expect(ledgerEntries().map((e) => [e.kind, e.amountCents, e.balanceAfterCents, e.reference])).toEqual([
+      ['sale', -200_00, 800_00, 'sale-e1'],
+      ['refund', 80_00, 880_00, 'sale-e1'],
+    ]);
+    expect(ledger.setCardBalances).toHaveBeenCalledWith(TX, [expect.objectContaining({ balanceCents: 880_00 })]);
+  });
+
+  it('refunds nothing at 90 % or more of the volume, nor for a redelivered sale', async () => {
+    ledger.lockCards.mockResolvedValue([card('C-1', 1_000_00, ['ESP1'])]);
+    alreadyStored.add('e2');
+
+    await sut.ingestBatch([message('ESP1', [short('e1', 200, 10, 9), short('e2', 200, 10, 1)])], 'job-1');
+
+    expect(ledgerEntries().map((e) => e.kind)).toEqual(['sale']);
+  });
+
+  it('rounds the refund down to whole cents', async () => {
+    ledger.lockCards.mockResolvedValue([card('C-1', 1_000_00, ['ESP1'])]);
+
+    await sut.ingestBatch([message('ESP1', [short('e1', 0.1, 3, 1)])], 'job-1');
+
+    // 10 cents × 2/3 = 6.67 cents → 6
+    expect(ledgerEntries().find((e) => e.kind === 'refund')?.amountCents).toBe(6);
+  });
+});
+
+describe('a card sale on a controlled card', () => {
+  it('is flagged blocked_card when the card was blocked before the sale’s time, and still charged', async () => {
+    const blockedAt = new Date('2026-04-01T08:00:00Z');
+    ledger.lockCards.mockResolvedValue([card('C-1', 1_000_00, ['ESP1'], { status: 'blocked', blockedAt })]);
+
+    await sut.ingestBatch(
+      [
+        message('ESP1', [
+          { ...cardSale('before', 'C-1', 10), time: '2026-04-01T07:59:00Z' },
+          { ...cardSale('after', 'C-1', 10), time: '2026-04-01T08:01:00Z' },
+        ]),
+      ],
+      'job-1',
+    );
+
+    expect(overdrawnFlags()).toEqual([{ saleId: 'sale-after', flag: 'blocked_card' }]);
+    expect(ledgerEntries()).toHaveLength(2);
+  });
+
+  it('is flagged over_limit once the day’s litres pass the card’s daily limit', async () => {
+    ledger.lockCards.mockResolvedValue([card('C-1', 1_000_00, ['ESP1'], { dailyLimitMl: 20_000 })]);
+    sales.litresCharged.mockResolvedValue(new Map([['C-1|2026-04-01', 15_000]]));
+
+    await sut.ingestBatch(
+      [
+        message('ESP1', [
+          { ...cardSale('e1', 'C-1', 10), volume: 5, time: '2026-04-01T08:00:00Z' },
+          { ...cardSale('e2', 'C-1', 10), volume: 0.5, time: '2026-04-01T08:01:00Z' },
+        ]),
+      ],
+      'job-1',
+    );
+
+    expect(sales.litresCharged).toHaveBeenCalledWith(TX, ['C-1'], ['2026-04-01'], ['sale-e1', 'sale-e2']);
+    expect(overdrawnFlags()).toEqual([{ saleId: 'sale-e2', flag: 'over_limit' }]);
   });
 });

@@ -4,8 +4,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DomainEvents } from '../events/domain-events.js';
 import { DeviceOutbox } from '../device-outbox/device-outbox.js';
-import { LedgerService, type LockedCard } from '../ledger/ledger.service.js';
+import { LedgerService, type LedgerInput, type LockedCard } from '../ledger/ledger.service.js';
 import { toCents } from '../money/money.js';
+import { SequenceTracker } from '../sequence/sequence-tracker.js';
 import { parseSalesPayload } from './sale-parser.js';
 import { escapeNul } from '../common/json-limits.js';
 import type { Redis } from 'ioredis';
@@ -52,6 +53,7 @@ export class SaleIngestService {
     private readonly dataSource: DataSource,
     private readonly sales: SaleRepository,
     private readonly ledger: LedgerService,
+    private readonly sequences: SequenceTracker,
     private readonly outbox: DeviceOutbox,
     private readonly events: DomainEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -149,6 +151,9 @@ export class SaleIngestService {
             soldAt: sale.soldAt,
             receivedAt,
             source: message.source,
+            seq: sale.seq ?? null,
+            offline: sale.offline ?? false,
+            dispensed: sale.dispensed ?? null,
           });
         }
         ack(sale.espId, sale.eventId);
@@ -190,6 +195,9 @@ export class SaleIngestService {
       const inserted = await this.sales.insertBatch(m, [...rows.values()], this.config.timezone);
       await this.debitCards(m, inserted, cards);
       await this.sales.insertDeadLetters(m, deadLetters);
+      // Only the rows really inserted move a machine's seq: a duplicate delivery changes nothing. Last,
+      // so that the machines' seq rows stay locked only until the commit right after.
+      await this.sequences.track(m, inserted);
       return inserted;
     });
 
@@ -212,31 +220,89 @@ export class SaleIngestService {
    * was dispensed, so an unknown card or an overdraft is stored and flagged, and an overdraft still
    * debits (the balance goes negative) so that every balance equals the sum of its entries. A sale on
    * a card that does not work at the selling machine (flagged `foreign_card`) debits nothing
-   * (docs/rest-api.md, "Details"; docs/decisions/0003-money-ledger.md).
+   * (docs/rest-api.md, "Details"; docs/decisions/0003-money-ledger.md). A blocked card and one past
+   * its daily limit are debited too and flagged `blocked_card` / `over_limit`; a short-dispensed sale
+   * gets the undelivered share of its price back as a `refund` entry (docs/device-protocol.md,
+   * "Sales"). Everything here follows the rows really inserted, so a redelivered sale is neither
+   * debited nor refunded twice.
    */
   private async debitCards(m: EntityManager, inserted: InsertedSale[], cards: Map<string, LockedCard>): Promise<void> {
-    const flags: { saleId: string; flag: 'overdrawn' }[] = [];
-    const entries = [];
-    const debited = new Set<LockedCard>();
-    for (const sale of inserted) {
+    const charged = inserted.filter((sale) => {
       const card = sale.kind === 'card' && sale.cardId ? cards.get(sale.cardId) : undefined;
-      if (!card || !card.worksAt.has(sale.espId)) continue;
+      return card !== undefined && card.worksAt.has(sale.espId);
+    });
+    const litres = await this.litresSoFar(m, charged, cards);
+    const flags: { saleId: string; flag: 'overdrawn' | 'blocked_card' | 'over_limit' }[] = [];
+    const entries: LedgerInput[] = [];
+    const debited = new Set<LockedCard>();
+    // `inserted` is in time order, so the daily running total follows the sales' times.
+    for (const sale of charged) {
+      const card = cards.get(sale.cardId!)!;
       debited.add(card);
       const price = toCents(sale.price);
-      if (card.balanceCents < price) flags.push({ saleId: sale.id, flag: 'overdrawn' });
+      const refund = shortDispenseRefund(price, sale.volume, sale.dispensed);
+      const before = card.balanceCents;
       card.balanceCents -= price;
-      entries.push({
-        accountType: 'card' as const,
-        accountId: card.id,
-        kind: 'sale' as const,
-        amountCents: -price,
-        balanceAfterCents: card.balanceCents,
-        reference: sale.id,
-        actorId: null,
-      });
+      entries.push(this.cardEntry(card, 'sale', -price, sale.id));
+      if (refund > 0) {
+        card.balanceCents += refund;
+        entries.push(this.cardEntry(card, 'refund', refund, sale.id));
+      }
+      const day = `${card.cardId}|${sale.localDate}`;
+      const dayMl = (litres.get(day) ?? 0) + toMillilitres(sale.volume);
+      litres.set(day, dayMl);
+      // One flag per sale, the first that applies (docs/device-protocol.md, "Sales").
+      if (card.status === 'blocked' && card.blockedAt !== null && card.blockedAt <= sale.soldAt) {
+        flags.push({ saleId: sale.id, flag: 'blocked_card' });
+      } else if (before < price - refund) {
+        flags.push({ saleId: sale.id, flag: 'overdrawn' });
+      } else if (card.dailyLimitMl !== null && dayMl > card.dailyLimitMl) {
+        flags.push({ saleId: sale.id, flag: 'over_limit' });
+      }
     }
     await this.ledger.setCardBalances(m, [...debited]);
     await this.ledger.insertEntries(m, entries);
     await this.sales.setFlags(m, flags);
   }
+
+  private cardEntry(card: LockedCard, kind: 'sale' | 'refund', amountCents: number, saleId: string): LedgerInput {
+    return {
+      accountType: 'card',
+      accountId: card.id,
+      kind,
+      amountCents,
+      balanceAfterCents: card.balanceCents,
+      reference: saleId,
+      actorId: null,
+    };
+  }
+
+  /** Litres already charged on the sales' local days to the cards that have a daily limit. */
+  private litresSoFar(m: EntityManager, charged: InsertedSale[], cards: Map<string, LockedCard>) {
+    const limited = charged.filter((s) => cards.get(s.cardId!)!.dailyLimitMl !== null);
+    if (limited.length === 0) return Promise.resolve(new Map<string, number>());
+    return this.sales.litresCharged(
+      m,
+      [...new Set(limited.map((s) => s.cardId!))],
+      [...new Set(limited.map((s) => s.localDate))],
+      charged.map((s) => s.id),
+    );
+  }
+}
+
+/** Litres as whole millilitres (volumes have at most 3 decimals). */
+function toMillilitres(litres: string): number {
+  return Math.round(Number(litres) * 1000);
+}
+
+/**
+ * A card sale whose flow meter measured under 90 % of its volume gives back the undelivered share of
+ * its price, in whole cents rounded down (docs/device-protocol.md, "Sales"). Exact integer arithmetic.
+ */
+export function shortDispenseRefund(priceCents: number, volume: string, dispensed: string | null): number {
+  if (dispensed === null) return 0;
+  const volumeMl = BigInt(toMillilitres(volume));
+  const dispensedMl = BigInt(toMillilitres(dispensed));
+  if (volumeMl === 0n || dispensedMl * 10n >= volumeMl * 9n) return 0;
+  return Number((BigInt(priceCents) * (volumeMl - dispensedMl)) / volumeMl);
 }

@@ -32,4 +32,24 @@ describe('parseSalesPayload', () => {
     const { rejections } = parseSalesPayload('ESP-1', JSON.stringify({ ...sale, ['x\u0000']: 1 }), receivedAt);
     expect(rejections[0]!.reason).toBe('unknown field x\\u0000');
   });
+
+  it('keeps seq, offline and dispensed, and names each one that is not what the protocol says', () => {
+    const payload = JSON.stringify([
+      { ...sale, seq: 7, offline: true, dispensed: 0.95 },
+      { ...sale, eventId: 'e-2', seq: 0 },
+      { ...sale, eventId: 'e-3', seq: 2.5 },
+      { ...sale, eventId: 'e-4', offline: 'true' },
+      { ...sale, eventId: 'e-5', dispensed: 1.0001 },
+      { ...sale, eventId: 'e-6', seq: Number.MAX_SAFE_INTEGER + 2 },
+    ]);
+    const { sales, rejections } = parseSalesPayload('ESP-1', payload, receivedAt);
+    expect(sales).toEqual([expect.objectContaining({ eventId: 'e-1', seq: 7, offline: true, dispensed: 0.95 })]);
+    expect(rejections.map((r) => [r.index, r.eventId, r.reason])).toEqual([
+      [1, 'e-2', 'seq: seq must be 1 or more'],
+      [2, 'e-3', 'seq: seq must be a whole number'],
+      [3, 'e-4', 'offline: offline must be true or false'],
+      [4, 'e-5', 'dispensed: dispensed has more than 3 decimals'],
+      [5, 'e-6', expect.stringMatching(/^seq: /)],
+    ]);
+  });
 });

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DeviceOutboxModule } from '../device-outbox/device-outbox.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { LedgerModule } from '../ledger/ledger.module.js';
+import { SequenceModule } from '../sequence/sequence.module.js';
 import { SaleIngestProcessor } from './sale-ingest.processor.js';
 import { SaleIngestQueue } from './sale-ingest.queue.js';
 import { SaleIngestService } from './sale-ingest.service.js';
@@ -22,7 +23,7 @@ export class SaleApiModule {}
 
 /** The ingest worker: batches from the queue into PostgreSQL, then acknowledgements (worker role). */
 @Module({
-  imports: [SaleModule, DeviceOutboxModule, EventsModule, LedgerModule],
+  imports: [SaleModule, DeviceOutboxModule, EventsModule, LedgerModule, SequenceModule],
   providers: [SaleIngestService, SaleIngestProcessor],
 })
 export class SaleWorkerModule {}

@@ -14,7 +14,13 @@ export interface SaleRow {
   soldAt: Date;
   receivedAt: Date;
   source: 'mqtt' | 'rest';
-  /** `unknown_card` and `foreign_card` are known before the insert; `overdrawn` only after the debits (setFlags). */
+  seq: number | null;
+  offline: boolean;
+  dispensed: number | null;
+  /**
+   * `unknown_card` and `foreign_card` are known before the insert; `blocked_card`, `overdrawn` and
+   * `over_limit` only after it, from the rows really inserted (setFlags).
+   */
   flag?: Extract<SaleFlag, 'unknown_card' | 'foreign_card'> | null;
 }
 
@@ -47,16 +53,19 @@ export class SaleRepository {
       `
       WITH input AS (
         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[], $5::numeric[], $6::text[], $7::text[],
-                             $8::timestamptz[], $9::timestamptz[], $10::text[], $12::text[])
-          AS t(esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, received_at, source, flag)
+                             $8::timestamptz[], $9::timestamptz[], $10::text[], $12::text[], $13::bigint[],
+                             $14::boolean[], $15::numeric[])
+          AS t(esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, received_at, source, flag, seq,
+               offline, dispensed)
       ),
       inserted AS (
-        INSERT INTO sales (esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date, received_at, source, flag)
+        INSERT INTO sales (esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date, received_at,
+                           source, flag, seq, offline, dispensed)
         SELECT esp_id, event_id, kind, price, volume, water_type, card_id, sold_at,
-               (sold_at AT TIME ZONE $11)::date, received_at, source, flag
+               (sold_at AT TIME ZONE $11)::date, received_at, source, flag, seq, offline, dispensed
         FROM input ORDER BY esp_id, event_id
         ON CONFLICT (esp_id, event_id) DO NOTHING
-        RETURNING id, esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date
+        RETURNING id, esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date, seq, offline, dispensed
       ),
       daily AS (
         INSERT INTO sales_daily AS d (esp_id, day, kind, price_total, volume_total, sales_count)
@@ -77,7 +86,8 @@ export class SaleRepository {
           sales_count = mo.sales_count + excluded.sales_count
       )
       SELECT id::text, esp_id AS "espId", event_id AS "eventId", kind, price::text, volume::text,
-             water_type AS "waterType", card_id AS "cardId", sold_at AS "soldAt", to_char(local_date, 'YYYY-MM-DD') AS "localDate"
+             water_type AS "waterType", card_id AS "cardId", sold_at AS "soldAt", to_char(local_date, 'YYYY-MM-DD') AS "localDate",
+             seq::float8 AS seq, offline, dispensed::text AS dispensed
       FROM inserted ORDER BY sold_at, id`,
       [
         col('espId'),
@@ -92,8 +102,37 @@ export class SaleRepository {
         col('source'),
         timezone,
         rows.map((r) => r.flag ?? null),
+        rows.map((r) => (r.seq === null ? null : String(r.seq))),
+        col('offline'),
+        rows.map((r) => (r.dispensed === null ? null : r.dispensed.toFixed(3))),
       ],
     );
+  }
+
+  /**
+   * Litres already charged to each card on each local day, per `cardId|localDate`, not counting the
+   * rows just inserted (`exceptSaleIds`): the running total of the daily limit starts here. The cards
+   * are locked by the caller, so no other batch adds to these sums meanwhile.
+   */
+  async litresCharged(
+    m: EntityManager,
+    cardIds: string[],
+    days: string[],
+    exceptSaleIds: string[],
+  ): Promise<Map<string, number>> {
+    const sums = new Map<string, number>();
+    if (cardIds.length === 0) return sums;
+    const rows: { key: string; litres: string }[] = await m.query(
+      `SELECT card_id || '|' || to_char(local_date, 'YYYY-MM-DD') AS key, sum(volume)::text AS litres
+       FROM sales
+       WHERE card_id = ANY($1) AND kind = 'card' AND local_date = ANY($2::date[])
+         AND flag IS DISTINCT FROM 'foreign_card' AND flag IS DISTINCT FROM 'unknown_card'
+         AND NOT (id = ANY($3::bigint[]))
+       GROUP BY 1`,
+      [cardIds, days, exceptSaleIds],
+    );
+    for (const r of rows) sums.set(r.key, Math.round(Number(r.litres) * 1000));
+    return sums;
   }
 
   async setFlags(m: EntityManager, flags: { saleId: string; flag: SaleFlag }[]): Promise<void> {

@@ -31,6 +31,7 @@ export interface TransactionRow {
   cardholderFirstName: string | null;
   cardholderLastName: string | null;
   flag: string | null;
+  dispensed: string | null;
 }
 
 /** The export's columns, the date as the epoch milliseconds of the local wall time. */
@@ -224,6 +225,6 @@ const ROW_COLUMNS = `
   s.id::text AS id, s.price::text AS price, s.volume::text AS volume, s.water_type AS "waterType",
   to_char(s.sold_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time, s.card_id AS "cardId",
   c.card_type AS "cardType", c.holder_first_name AS "cardholderFirstName",
-  c.holder_last_name AS "cardholderLastName", s.flag`;
+  c.holder_last_name AS "cardholderLastName", s.flag, s.dispensed::text AS dispensed`;
 const ROW_FIELDS = `p.id, p.price, p.volume, p."waterType", p.time, p."cardId", p."cardType",
-  p."cardholderFirstName", p."cardholderLastName", p.flag`;
+  p."cardholderFirstName", p."cardholderLastName", p.flag, p.dispensed`;

@@ -39,6 +39,7 @@ export class TransactionService {
         waterType: r.waterType as CardTransactionsResponse['data'][number]['waterType'],
         time: r.time,
         flag: r.flag as CardTransactionsResponse['data'][number]['flag'],
+        dispensed: r.dispensed === null ? null : num(r.dispensed),
       })),
     };
   }
@@ -53,6 +54,7 @@ export class TransactionService {
         volume: num(r.volume),
         waterType: r.waterType as CoinTransactionsResponse['data'][number]['waterType'],
         time: r.time,
+        dispensed: r.dispensed === null ? null : num(r.dispensed),
       })),
     };
   }

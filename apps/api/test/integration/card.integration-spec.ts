@@ -61,6 +61,8 @@ describe('cards', () => {
         card_balance: 250.5,
         card_type: 'household',
         date_registered: expect.any(String),
+        status: 'active',
+        dailyLimitLitres: null,
       });
       const entries = await t.dataSource.query(
         `SELECT account_type, kind, amount::float8 AS amount, actor_id FROM ledger_entries WHERE reference = (

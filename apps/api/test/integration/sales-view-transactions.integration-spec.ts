@@ -111,7 +111,7 @@ describe('sales views: card and coin transaction pages', () => {
     expect([coin.total, card.total]).toEqual([coins, cards]);
     expect(coin.rows).toHaveLength(coins);
     expect(new Set(card.rows.map((r) => r.id)).size).toBe(cards);
-    expect(Object.keys(coin.rows[0]!).sort()).toEqual(['id', 'price', 'time', 'volume', 'waterType']);
+    expect(Object.keys(coin.rows[0]!).sort()).toEqual(['dispensed', 'id', 'price', 'time', 'volume', 'waterType']);
     expect(typeof coin.rows[0]!.price).toBe('number');
     expect(typeof coin.rows[0]!.volume).toBe('number');
   });

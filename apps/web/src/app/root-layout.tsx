@@ -1,27 +1,50 @@
 import { paths } from '@/config/paths';
 import { isSessionActive, useSession } from '@/lib/session';
 import { AppLayout } from '@/components/layout/app-layout';
+import { ActiveAlarmBadge } from '@/features/alarms/components/active-alarm-badge';
+import { AlarmLive } from '@/features/alarms/components/alarm-live';
 import { AttendantFloatLive, ManagerFloatLive } from '@/features/float/components/float-live';
 import { PendingFloatBadge } from '@/features/float/components/pending-float-badge';
 
 const approvalHref = paths.manager.approveFloat.getHref();
+const alarmsHref = paths.alarms.getHref();
 
 /**
- * The page shell with what follows a signed-in user everywhere: a manager's navigation
- * shows the pending float requests live and a notice when one arrives; an attendant's float
- * decisions update wherever they are.
+ * The page shell with what follows a signed-in user everywhere: the navigation shows the active alarms live
+ * and a notice when one opens; a manager's navigation shows the pending float requests live and a notice
+ * when one arrives; an attendant's float decisions update wherever they are.
  */
 export function RootLayout() {
   const session = useSession();
   const role = isSessionActive(session) ? session.role : null;
+  const alarmBadge = { [alarmsHref]: <ActiveAlarmBadge /> };
+  const alarmLive = <AlarmLive alarmsHref={alarmsHref} />;
   if (role === 'manager') {
     return (
       <AppLayout
-        navBadges={{ [approvalHref]: <PendingFloatBadge /> }}
-        notices={<ManagerFloatLive approvalHref={approvalHref} />}
+        navBadges={{ [approvalHref]: <PendingFloatBadge />, ...alarmBadge }}
+        notices={
+          <>
+            {alarmLive}
+            <ManagerFloatLive approvalHref={approvalHref} />
+          </>
+        }
       />
     );
   }
-  if (role === 'attendant') return <AppLayout notices={<AttendantFloatLive />} />;
+  if (role === 'attendant') {
+    return (
+      <AppLayout
+        navBadges={alarmBadge}
+        notices={
+          <>
+            {alarmLive}
+            <AttendantFloatLive />
+          </>
+        }
+      />
+    );
+  }
+  if (role === 'admin') return <AppLayout navBadges={alarmBadge} notices={alarmLive} />;
   return <AppLayout />;
 }

@@ -5,6 +5,7 @@ import { setUnauthorizedHandler } from '@/lib/api-client';
 import { SessionGuard } from '@/features/auth/components/session-guard';
 import { RootLayout } from './root-layout';
 import { AddEsp32Route } from './routes/admin/add-esp32';
+import { AlarmsRoute } from './routes/alarms/alarms';
 import { AuditRoute } from './routes/admin/audit';
 import { AdminDashboardRoute } from './routes/admin/dashboard';
 import { AdminProfileRoute } from './routes/admin/profile';
@@ -14,6 +15,7 @@ import { UsersRoute } from './routes/admin/users';
 import { AttendantDashboardRoute } from './routes/attendant/dashboard';
 import { RequestFloatRoute } from './routes/attendant/float';
 import { DeviceSettingsRoute } from './routes/machines/device-settings';
+import { MachineHealthRoute } from './routes/machines/machine-health';
 import { TransactionsRoute } from './routes/machines/transactions';
 import { ApproveFloatRoute } from './routes/manager/approve-float';
 import { CardInfoRoute } from './routes/manager/card-info';
@@ -40,6 +42,9 @@ const { admin, manager, attendant } = paths;
  * links to them too and the API lets an admin read and configure any machine.
  */
 const MACHINE_ROLES: readonly Role[] = ['manager', 'admin'];
+
+/** Alarms concern every signed-in role: an attendant acknowledges the alarms of their machine. */
+const EVERY_ROLE: readonly Role[] = ['admin', 'manager', 'attendant'];
 
 /** The route table (docs/web-app.md, "Routes"): public routes, then one guarded group per role. */
 const routes: RouteObject[] = [
@@ -85,7 +90,12 @@ const routes: RouteObject[] = [
           { path: manager.machineCard.path, element: <TransactionsRoute kind="card" /> },
           { path: manager.machineCoin.path, element: <TransactionsRoute kind="coin" /> },
           { path: manager.device.path, element: <DeviceSettingsRoute /> },
+          { path: manager.machineHealth.path, element: <MachineHealthRoute /> },
         ],
+      },
+      {
+        element: <SessionGuard role={EVERY_ROLE} />,
+        children: [{ path: paths.alarms.path, element: <AlarmsRoute /> }],
       },
       {
         element: <SessionGuard role="attendant" />,

@@ -11,6 +11,13 @@ export const paths = {
   legacyRegister: { path: '/b', getHref: () => '/b' },
   genericRegister: { path: '/ca', getHref: () => '/ca' },
 
+  /** Alarms of the machines in scope (every signed-in role), optionally filtered to one machine. */
+  alarms: {
+    path: '/alarms',
+    getHref: (machineId?: string) =>
+      machineId ? `/alarms?status=all&machineId=${encodeURIComponent(machineId)}` : '/alarms',
+  },
+
   // Admin-only
   admin: {
     dashboard: { path: '/maindashboard', getHref: () => '/maindashboard' },
@@ -47,6 +54,10 @@ export const paths = {
       getHref: (machineId: string) => `/machine/${encodeURIComponent(machineId)}/coin`,
     },
     device: { path: '/device/:espId', getHref: (espId: string) => `/device/${encodeURIComponent(espId)}` },
+    machineHealth: {
+      path: '/machine/:machineId/health',
+      getHref: (machineId: string) => `/machine/${encodeURIComponent(machineId)}/health`,
+    },
   },
 
   // Attendant-only

@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Socket } from 'socket.io-client';
 import type { z } from 'zod';
 import {
+  alarmSchema,
   configAppliedEventSchema,
   floatRequestedEventSchema,
   floatUpdatedEventSchema,
@@ -20,6 +21,8 @@ const eventSchemas = {
   'config.applied': configAppliedEventSchema,
   'float.requested': floatRequestedEventSchema,
   'float.updated': floatUpdatedEventSchema,
+  'alarm.opened': alarmSchema,
+  'alarm.updated': alarmSchema,
 } as const;
 
 export type LiveEventName = keyof typeof eventSchemas;

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { isoDateSchema, isoDateTimeSchema, uuidSchema } from '../common/common.schema.js';
 
-export const AUDIT_ENTITIES = ['user', 'device', 'tariffs', 'wifi', 'card', 'float_request', 'float'] as const;
+export const AUDIT_ENTITIES = [
+  'user',
+  'device',
+  'tariffs',
+  'wifi',
+  'card',
+  'float_request',
+  'float',
+  'alarm',
+  'alarm_settings',
+] as const;
 
 export const auditQuerySchema = z
   .object({

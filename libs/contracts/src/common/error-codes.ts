@@ -22,6 +22,9 @@ export const ErrorCode = {
   InvalidDeviceKey: 'InvalidDeviceKey',
   CardAlreadyRegistered: 'CardAlreadyRegistered',
   CardNotFound: 'CardNotFound',
+  CardAlreadyBlocked: 'CardAlreadyBlocked',
+  CardNotBlocked: 'CardNotBlocked',
+  CardReplaced: 'CardReplaced',
   InsufficientFloat: 'InsufficientFloat',
   BalanceLimitExceeded: 'BalanceLimitExceeded',
   FloatRequestNotFound: 'FloatRequestNotFound',
@@ -29,6 +32,10 @@ export const ErrorCode = {
   IdempotencyKeyReused: 'IdempotencyKeyReused',
   ServiceUnavailable: 'ServiceUnavailable',
   IngestBacklogFull: 'IngestBacklogFull',
+  AlarmNotFound: 'AlarmNotFound',
+  AlarmNotOpen: 'AlarmNotOpen',
+  AlarmAlreadyCleared: 'AlarmAlreadyCleared',
+  AlarmAssigneeNotInScope: 'AlarmAssigneeNotInScope',
   Internal: 'Internal',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

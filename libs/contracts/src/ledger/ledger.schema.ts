@@ -34,6 +34,9 @@ export type AddCardCommand = z.output<typeof addCardRequestSchema>;
 export const addCardResponseSchema = z.object({ id: z.string() });
 
 export const cardIdParamSchema = z.object({ card_id: cardIdSchema }).strict();
+
+export const CARD_STATUSES = ['active', 'blocked'] as const;
+export type CardStatus = (typeof CARD_STATUSES)[number];
 export const topUpRequestSchema = z.object({ amount: positiveMoneySchema }).strict();
 export type TopUpRequest = z.input<typeof topUpRequestSchema>;
 export type TopUpCommand = z.output<typeof topUpRequestSchema>;
@@ -48,17 +51,26 @@ export const cardRowSchema = z.object({
   card_balance: z.number(),
   card_type: z.string(),
   date_registered: z.string(),
+  /** `blocked`: machines refuse it from their lists; sales made with it anyway are kept and flagged. */
+  status: z.enum(CARD_STATUSES),
+  /** Litres the card may take per local day (APP_TIMEZONE), or null for no limit. */
+  dailyLimitLitres: z.number().nullable(),
 });
 export type CardRow = z.infer<typeof cardRowSchema>;
 
+/**
+ * A card's movements: `refund` gives back the undelivered share of a short-dispensed sale;
+ * `transfer-out` / `transfer-in` move the balance of a replaced card to its replacement.
+ */
+export const CARD_HISTORY_KINDS = ['load', 'top-up', 'sale', 'refund', 'transfer-out', 'transfer-in'] as const;
 export const cardTransactionRowSchema = z.object({
   id: z.string(),
   transaction_id: z.string(),
-  /** Signed: positive for load and top-up, negative for sale. */
+  /** Signed: positive for load, top-up, refund and transfer-in; negative for sale and transfer-out. */
   amount: z.number(),
   created_at: z.string(),
   card_type: z.string(),
-  kind: z.enum(['load', 'top-up', 'sale']),
+  kind: z.enum(CARD_HISTORY_KINDS),
   flag: saleFlagSchema.nullable(),
 });
 export type CardHistoryRow = z.infer<typeof cardTransactionRowSchema>;

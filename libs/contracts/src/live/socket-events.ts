@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WATER_TYPES } from '../sale/sale.schema.js';
+import type { Alarm } from '../alarm/alarm.schema.js';
 
 /** Socket.IO events (docs/live-events.md). Clients connect to the default namespace with `auth: {token}`. */
 export const SOCKET_EVENTS = {
@@ -9,6 +10,8 @@ export const SOCKET_EVENTS = {
   configApplied: 'config.applied',
   floatRequested: 'float.requested',
   floatUpdated: 'float.updated',
+  alarmOpened: 'alarm.opened',
+  alarmUpdated: 'alarm.updated',
 } as const;
 
 export const saleEventSchema = z.object({
@@ -63,6 +66,10 @@ export interface ServerToClientEvents {
   'config.applied': (e: ConfigAppliedEvent) => void;
   'float.requested': (e: FloatRequestedEvent) => void;
   'float.updated': (e: FloatUpdatedEvent) => void;
+  /** An alarm opened, to the machine's scope (docs/alarms.md). */
+  'alarm.opened': (e: Alarm) => void;
+  /** An alarm acknowledged, assigned, noted, escalated, reopened or cleared. */
+  'alarm.updated': (e: Alarm) => void;
 }
 
 /** Rooms: one per machine, one per user (float events), and `admin` for everything. */

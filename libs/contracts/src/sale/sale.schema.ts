@@ -9,9 +9,11 @@ export const SALE_MAX_PAST_MS = 365 * 24 * 3600_000;
 /**
  * Why a stored card sale is marked: `unknown_card` (no such card), `overdrawn` (it took the card below
  * zero), `foreign_card` (the card belongs to another manager's machines, or to another unowned
- * machine; the sale was not charged to it). A sale is never refused after the water was dispensed.
+ * machine; the sale was not charged to it), `blocked_card` (the card was blocked before the sale's
+ * time), `over_limit` (it took the card past its daily limit of litres). A sale is never refused after
+ * the water was dispensed; it carries at most one flag (docs/device-protocol.md, "Sales").
  */
-export const SALE_FLAGS = ['unknown_card', 'overdrawn', 'foreign_card'] as const;
+export const SALE_FLAGS = ['unknown_card', 'overdrawn', 'foreign_card', 'blocked_card', 'over_limit'] as const;
 export const saleFlagSchema = z.enum(SALE_FLAGS);
 export type SaleFlag = z.infer<typeof saleFlagSchema>;
 
@@ -21,12 +23,14 @@ export type SaleFlag = z.infer<typeof saleFlagSchema>;
  * those (firmware computes prices in floating point), because a sale cannot be refused after the
  * water was dispensed; the ingest stores it rounded to the column's decimals.
  */
-const volumeSchema = z
-  .number({ error: 'volume must be a number' })
-  .finite()
-  .min(0, 'volume must be ≥ 0')
-  .max(100_000, 'volume is too large')
-  .refine((n) => Math.abs(n * 1000 - Math.round(n * 1000)) < 1e-6, 'volume has more than 3 decimals');
+const litresSchema = (field: string) =>
+  z
+    .number({ error: `${field} must be a number` })
+    .finite()
+    .min(0, `${field} must be ≥ 0`)
+    .max(100_000, `${field} is too large`)
+    .refine((n) => Math.abs(n * 1000 - Math.round(n * 1000)) < 1e-6, `${field} has more than 3 decimals`);
+const volumeSchema = litresSchema('volume');
 const priceSchema = z
   .number({ error: 'price must be a number' })
   .finite()
@@ -61,6 +65,17 @@ export const saleSchema = z
       .refine(isStorableId, 'cardId must be valid Unicode text without the NUL character')
       .optional(),
     time: z.iso.datetime({ offset: true, error: 'time must be ISO 8601 with an offset or Z' }).optional(),
+    /** The machine's sale counter: 1 for its first sale, one more for each next one (docs/device-protocol.md, "Sequence numbers"). */
+    seq: z
+      .number({ error: 'seq must be a number' })
+      .int('seq must be a whole number')
+      .min(1, 'seq must be 1 or more')
+      .max(Number.MAX_SAFE_INTEGER, 'seq is too large')
+      .optional(),
+    /** The sale was made while the machine had no connection to the server. */
+    offline: z.boolean({ error: 'offline must be true or false' }).optional(),
+    /** Litres the flow meter measured; under 90 % of `volume` on a card sale refunds the difference. */
+    dispensed: litresSchema('dispensed').optional(),
   })
   .strict()
   .refine((s) => s.kind !== 'card' || s.cardId !== undefined, {
@@ -81,7 +96,13 @@ export function saleTimeProblem(sale: Sale, receivedAt: Date): string | null {
 export const salesPayloadSchema = z.union([saleSchema, z.array(z.unknown()).min(1).max(1000)]);
 
 export const statusPayloadSchema = z
-  .object({ online: z.boolean(), firmware: z.string().max(64).optional(), rssi: z.number().optional() })
+  .object({
+    online: z.boolean(),
+    firmware: z.string().max(64).optional(),
+    rssi: z.number().optional(),
+    /** Sales in the machine's flash not yet acknowledged by `sales/ack`. */
+    queued: z.number().int().min(0).max(2_147_483_647).optional(),
+  })
   .strip();
 export type StatusPayload = z.infer<typeof statusPayloadSchema>;
 

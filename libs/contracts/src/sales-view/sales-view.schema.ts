@@ -96,6 +96,8 @@ export const cardTransactionSchema = z.object({
   time: z.string(),
   /** `null` or one of SALE_FLAGS. */
   flag: saleFlagSchema.nullable(),
+  /** Litres the machine's flow meter measured, or null when it did not say (the API always sends it). */
+  dispensed: z.number().nullable().optional(),
 });
 export type CardTransaction = z.infer<typeof cardTransactionSchema>;
 
@@ -105,6 +107,8 @@ export const coinTransactionSchema = z.object({
   volume: z.number(),
   waterType: z.enum(WATER_TYPES),
   time: z.string(),
+  /** Litres the machine's flow meter measured, or null when it did not say (the API always sends it). */
+  dispensed: z.number().nullable().optional(),
 });
 export type CoinTransaction = z.infer<typeof coinTransactionSchema>;
 

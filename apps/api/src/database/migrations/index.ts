@@ -6,6 +6,10 @@ import { MoneyLedger1763700300000 } from './1763700300000-money-ledger.js';
 import { ProvisioningTrust1763700400000 } from './1763700400000-provisioning-trust.js';
 import { ForeignCardFlag1763700500000 } from './1763700500000-foreign-card-flag.js';
 import { UniqueUsernames1763700600000 } from './1763700600000-unique-usernames.js';
+import { MachineHealthAlarms1763700700000 } from './1763700700000-machine-health-alarms.js';
+import { SaleSequence1763700750000 } from './1763700750000-sale-sequence.js';
+import { CardLists1763700800000 } from './1763700800000-card-lists.js';
+import { Notifications1763700900000 } from './1763700900000-notifications.js';
 
 /** Every migration, in order. The schema changes only through these (never `synchronize`). */
 export const migrations = [
@@ -17,4 +21,8 @@ export const migrations = [
   ProvisioningTrust1763700400000,
   ForeignCardFlag1763700500000,
   UniqueUsernames1763700600000,
+  MachineHealthAlarms1763700700000,
+  SaleSequence1763700750000,
+  CardLists1763700800000,
+  Notifications1763700900000,
 ];

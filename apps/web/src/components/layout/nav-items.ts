@@ -16,6 +16,7 @@ export type NavItem = NavLinkItem | NavGroupItem;
 
 const link = (label: string, to: string): NavLinkItem => ({ kind: 'link', label, to });
 const logout = link('Logout', paths.logout.getHref());
+const alarms = link('Alarms', paths.alarms.getHref());
 
 /**
  * Items depend on the role (docs/web-app.md, "Screens"); the manager has a Management drop-down; every role has Logout.
@@ -29,6 +30,7 @@ export const navItemsByRole = {
     link('Profile', paths.admin.profile.getHref()),
     link('Settings', paths.admin.settings.getHref()),
     link('Audit', paths.admin.audit.getHref()),
+    alarms,
     logout,
   ],
   manager: [
@@ -37,6 +39,7 @@ export const navItemsByRole = {
     link('Card Info', paths.manager.cardInfoSummary.getHref()),
     link('Machines', paths.manager.machineUsage.getHref()),
     link('Activity', paths.manager.machineActivity.getHref()),
+    alarms,
     {
       kind: 'group',
       label: 'Management',
@@ -51,6 +54,7 @@ export const navItemsByRole = {
   attendant: [
     link('Add Card', paths.attendant.dashboard.getHref()),
     link('Request Float', paths.attendant.float.getHref()),
+    alarms,
     logout,
   ],
   signedOut: [link('Home', paths.home.getHref()), link('Log In', paths.login.getHref())],

@@ -1,10 +1,14 @@
 import { Page } from '@/components/ui/page';
+import { NotificationPreferencesCard } from '@/features/notification-preferences/components/notification-preferences-card';
 import { UserInfoCard } from '@/features/profile/components/user-info-card';
 
 export function AdminProfileRoute() {
   return (
     <Page title="Profile" narrow>
-      <UserInfoCard title="Personal Information" extra={[{ label: 'Role', value: 'Administrator' }]} />
+      <div className="stack">
+        <UserInfoCard title="Personal Information" extra={[{ label: 'Role', value: 'Administrator' }]} />
+        <NotificationPreferencesCard />
+      </div>
     </Page>
   );
 }

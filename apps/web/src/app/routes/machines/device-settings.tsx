@@ -1,4 +1,5 @@
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { paths } from '@/config/paths';
 import { Page } from '@/components/ui/page';
 import { DeviceSettings } from '@/features/machine-settings/components/device-settings';
 
@@ -6,7 +7,15 @@ import { DeviceSettings } from '@/features/machine-settings/components/device-se
 export function DeviceSettingsRoute() {
   const espId = useParams().espId ?? '';
   return (
-    <Page title="Device Settings" lead={`Machine ${espId}`}>
+    <Page
+      title="Device Settings"
+      lead={`Machine ${espId}`}
+      actions={
+        <Link className="btn btn-secondary btn-sm" to={paths.manager.machineHealth.getHref(espId)}>
+          Machine health
+        </Link>
+      }
+    >
       <DeviceSettings key={espId} espId={espId} />
     </Page>
   );

@@ -3,6 +3,7 @@ import { Card } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
 import { AttendantName } from '@/features/attendants/components/attendant-name';
 import { MyDevices } from '@/features/devices/components/my-devices';
+import { NotificationPreferencesCard } from '@/features/notification-preferences/components/notification-preferences-card';
 import { UserInfoCard } from '@/features/profile/components/user-info-card';
 
 /** My Account (/manager/profile/acc): Personal Information and My Devices with each attendant. */
@@ -17,6 +18,7 @@ export function MyAccountRoute() {
             renderExtra={(esp32Id) => <AttendantName esp32Id={esp32Id} />}
           />
         </Card>
+        <NotificationPreferencesCard />
       </div>
     </Page>
   );

@@ -20,6 +20,8 @@ const ENTITY_LABELS: Record<(typeof AUDIT_ENTITIES)[number], string> = {
   card: 'Cards',
   float_request: 'Float requests',
   float: 'Float',
+  alarm: 'Alarms',
+  alarm_settings: 'Alarm settings',
 };
 const EMPTY = { actorId: '', entity: '', from: '', to: '' };
 

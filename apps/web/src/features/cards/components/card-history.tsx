@@ -6,11 +6,20 @@ import { StatusMessage } from '@/components/ui/status-message';
 import { useCardHistory } from '../api/get-card-history';
 import { fetchFailure } from './fetch-failure';
 
-const KIND_TEXT = { load: 'Load', 'top-up': 'Top-up', sale: 'Sale' } as const;
+const KIND_TEXT = {
+  load: 'Load',
+  'top-up': 'Top-up',
+  sale: 'Sale',
+  refund: 'Refund (short dispense)',
+  'transfer-out': 'Moved to replacement card',
+  'transfer-in': 'Moved from replaced card',
+} as const;
 const FLAG_TEXT = {
   unknown_card: 'Unknown card',
   overdrawn: 'Overdrawn',
   foreign_card: 'Used elsewhere, not charged',
+  blocked_card: 'Used while blocked',
+  over_limit: 'Over daily limit',
 } as const;
 
 function HistoryTable({ rows }: { rows: CardHistoryRow[] }) {

@@ -16,11 +16,19 @@ export interface Column<K extends TransactionKind> {
   cell: (row: TransactionRow<K>, sn: number) => XlsxCell;
 }
 
-const FLAG_TEXT = { unknown_card: 'Unknown card', overdrawn: 'Overdrawn', foreign_card: 'Foreign card' } as const;
+const FLAG_TEXT = {
+  unknown_card: 'Unknown card',
+  overdrawn: 'Overdrawn',
+  foreign_card: 'Foreign card',
+  blocked_card: 'Blocked card',
+  over_limit: 'Over limit',
+} as const;
 const FLAG_HINT = {
   unknown_card: 'The machine sold to a card that is not registered; the sale is kept.',
   overdrawn: 'The sale took the card below zero; the sale is kept.',
   foreign_card: 'The card is registered at another owner’s machines; the sale is kept, not charged to the card.',
+  blocked_card: 'The card was blocked before this sale; the machine sold offline and the sale is kept.',
+  over_limit: 'The sale took the card past its daily limit of litres; the sale is kept.',
 } as const;
 
 function CardIdCell({ row }: { row: CardTransaction }) {

@@ -1,0 +1,57 @@
+/**
+ * Business hours in APP_TIMEZONE (docs/alarms.md, "no_sales"): `from`–`to` as HH:MM local times; a
+ * `from` later than `to` spans midnight (20:00–04:00), and equal times mean the whole day.
+ */
+
+const MINUTE_MS = 60_000;
+
+interface LocalParts {
+  year: number;
+  month: number;
+  day: number;
+  minutes: number;
+}
+
+function localParts(at: Date, timeZone: string): LocalParts {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  return { year: get('year'), month: get('month'), day: get('day'), minutes: get('hour') * 60 + get('minute') };
+}
+
+/** The instant of local `minutes` past midnight of the local day `dayOffset` days from `day`'s. */
+function zonedInstant(day: LocalParts, dayOffset: number, minutes: number, timeZone: string): Date {
+  const guess = Date.UTC(day.year, day.month - 1, day.day + dayOffset, 0, minutes);
+  // The zone's offset at the guess, then once more at the result (a change of offset in between).
+  let result = guess;
+  for (let i = 0; i < 2; i++) {
+    const p = localParts(new Date(result), timeZone);
+    const asUtc = Date.UTC(p.year, p.month - 1, p.day, 0, p.minutes);
+    result = result + (guess - asUtc);
+  }
+  return new Date(Math.floor(result / MINUTE_MS) * MINUTE_MS);
+}
+
+const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/**
+ * When the business-hours window that holds `now` opened, or null when `now` is outside business hours.
+ */
+export function businessWindowStart(now: Date, hours: { from: string; to: string }, timeZone: string): Date | null {
+  const local = localParts(now, timeZone);
+  const from = toMinutes(hours.from);
+  const to = toMinutes(hours.to);
+  const t = local.minutes;
+  if (from < to) return t >= from && t < to ? zonedInstant(local, 0, from, timeZone) : null;
+  // Across midnight (or all day when equal): open from `from` today, or since `from` yesterday.
+  if (t >= from) return zonedInstant(local, 0, from, timeZone);
+  if (t < to || from === to) return zonedInstant(local, -1, from, timeZone);
+  return null;
+}
