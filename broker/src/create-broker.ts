@@ -24,6 +24,7 @@ import { createAuthorizePublish } from './hooks/authorize-publish.hook.js';
 import { createAuthorizeSubscribe } from './hooks/authorize-subscribe.hook.js';
 import { createPublished } from './hooks/published.hook.js';
 import { guardPacketSize } from './packet-size.guard.js';
+import { indexedMemoryPersistence } from './retained-index.js';
 import { SaleBatcher } from './sale-batcher.js';
 import { ConnectionRateGuard } from './connection-rate.guard.js';
 import { attachWebSocketTransport, type WebSocketTransport } from './websocket.transport.js';
@@ -72,6 +73,7 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
 
   const aedes = await Aedes.createBroker({
     id: opts.id,
+    persistence: indexedMemoryPersistence(),
     concurrency: opts.concurrency,
     connectTimeout: opts.connectTimeout,
     keepaliveLimit: opts.keepaliveLimit,

@@ -3,28 +3,12 @@
  * `from` later than `to` spans midnight (20:00–04:00), and equal times mean the whole day.
  */
 
+import { localParts, type LocalParts } from '../common/local-time.js';
+
 const MINUTE_MS = 60_000;
 
-interface LocalParts {
-  year: number;
-  month: number;
-  day: number;
-  minutes: number;
-}
-
-function localParts(at: Date, timeZone: string): LocalParts {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  return { year: get('year'), month: get('month'), day: get('day'), minutes: get('hour') * 60 + get('minute') };
-}
+/** Minutes past local midnight. */
+const minutesOf = (p: LocalParts) => p.hour * 60 + p.minute;
 
 /** The instant of local `minutes` past midnight of the local day `dayOffset` days from `day`'s. */
 function zonedInstant(day: LocalParts, dayOffset: number, minutes: number, timeZone: string): Date {
@@ -33,7 +17,7 @@ function zonedInstant(day: LocalParts, dayOffset: number, minutes: number, timeZ
   let result = guess;
   for (let i = 0; i < 2; i++) {
     const p = localParts(new Date(result), timeZone);
-    const asUtc = Date.UTC(p.year, p.month - 1, p.day, 0, p.minutes);
+    const asUtc = Date.UTC(p.year, p.month - 1, p.day, 0, minutesOf(p));
     result = result + (guess - asUtc);
   }
   return new Date(Math.floor(result / MINUTE_MS) * MINUTE_MS);
@@ -48,7 +32,7 @@ export function businessWindowStart(now: Date, hours: { from: string; to: string
   const local = localParts(now, timeZone);
   const from = toMinutes(hours.from);
   const to = toMinutes(hours.to);
-  const t = local.minutes;
+  const t = minutesOf(local);
   if (from < to) return t >= from && t < to ? zonedInstant(local, 0, from, timeZone) : null;
   // Across midnight (or all day when equal): open from `from` today, or since `from` yesterday.
   if (t >= from) return zonedInstant(local, 0, from, timeZone);

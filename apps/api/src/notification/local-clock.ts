@@ -1,17 +1,6 @@
-/** Local calendar day and time of day in APP_TIMEZONE (docs/alarms.md, "Notifications": the daily report). */
-export function localClock(timezone: string, now = new Date()): { day: string; time: string } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: timezone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(now);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
-  return { day: `${get('year')}-${get('month')}-${get('day')}`, time: `${get('hour')}:${get('minute')}` };
-}
+import { localClock } from '../common/local-time.js';
+
+export { localClock };
 
 /** The calendar day before `day` (YYYY-MM-DD). */
 export function dayBefore(day: string): string {

@@ -1,4 +1,5 @@
 import type { BatchLine } from './notification-outbox.repository.js';
+import { localClock } from '../common/local-time.js';
 
 /** An email digest lists this many alarms; the rest are counted. */
 export const EMAIL_LIST_LIMIT = 50;
@@ -20,17 +21,8 @@ const KIND_TEXT: Record<string, string> = {
 const kindText = (kind: string) => KIND_TEXT[kind] ?? kind.replace(/_/g, ' ');
 
 function localTime(at: Date, timezone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: timezone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
+  const { day, time } = localClock(timezone, at);
+  return `${day} ${time}`;
 }
 
 const machine = (l: BatchLine) => (l.location ? `${l.espId} (${l.location})` : l.espId);

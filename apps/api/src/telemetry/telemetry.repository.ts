@@ -146,11 +146,17 @@ export class TelemetryRepository {
   }
 
   /** The machine went online at `at` (a change of connection state, never a repeated report). */
-  async noteOnline(m: EntityManager, espId: string, at: Date): Promise<void> {
+  /** When machines came online (one statement for a batch; rows written in ESP ID order). */
+  async noteOnline(m: EntityManager, since: Map<string, Date>): Promise<void> {
+    if (since.size === 0) return;
+    const entries = [...since];
     await m.query(
-      `INSERT INTO machine_health (esp_id, online_since) SELECT esp_id, $2 FROM devices WHERE esp_id = $1
+      `INSERT INTO machine_health (esp_id, online_since)
+       SELECT t.esp_id, t.at FROM unnest($1::text[], $2::timestamptz[]) AS t(esp_id, at)
+       JOIN devices d ON d.esp_id = t.esp_id
+       ORDER BY t.esp_id
        ON CONFLICT (esp_id) DO UPDATE SET online_since = excluded.online_since`,
-      [espId, at.toISOString()],
+      [entries.map(([espId]) => espId), entries.map(([, at]) => at.toISOString())],
     );
   }
 
