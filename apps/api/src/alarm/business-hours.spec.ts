@@ -22,10 +22,11 @@ describe('businessWindowStart', () => {
     expect(businessWindowStart(local(26, 12), hours, TZ)).toBeNull();
   });
 
-  it('treats equal times as the whole day, opened at that time', () => {
+  it('treats equal times as the whole day, a window that never closes and so never restarts the clock', () => {
     const hours = { from: '07:00', to: '07:00' };
-    expect(businessWindowStart(local(25, 8), hours, TZ)).toEqual(local(25, 7));
-    expect(businessWindowStart(local(25, 6), hours, TZ)).toEqual(local(24, 7));
+    expect(businessWindowStart(local(25, 8), hours, TZ)).toEqual(new Date(0));
+    expect(businessWindowStart(local(25, 6), hours, TZ)).toEqual(new Date(0));
+    expect(businessWindowStart(local(25, 7), { from: '00:00', to: '00:00' }, TZ)).toEqual(new Date(0));
   });
 
   it('follows a zone with daylight saving time', () => {

@@ -23,6 +23,9 @@ function zonedInstant(day: LocalParts, dayOffset: number, minutes: number, timeZ
   return new Date(Math.floor(result / MINUTE_MS) * MINUTE_MS);
 }
 
+/** The opening of a window that is open all day, every day: before any sale or connect. */
+const ALWAYS_OPEN = new Date(0);
+
 const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 /**
@@ -34,8 +37,11 @@ export function businessWindowStart(now: Date, hours: { from: string; to: string
   const to = toMinutes(hours.to);
   const t = minutesOf(local);
   if (from < to) return t >= from && t < to ? zonedInstant(local, 0, from, timeZone) : null;
-  // Across midnight (or all day when equal): open from `from` today, or since `from` yesterday.
+  // All day: a window that never closes never opens either, so the clock does not restart at `from`
+  // (a machine with no sale from 23:30 is due at 01:30, not two hours after midnight).
+  if (from === to) return ALWAYS_OPEN;
+  // Across midnight: open from `from` today, or since `from` yesterday.
   if (t >= from) return zonedInstant(local, 0, from, timeZone);
-  if (t < to || from === to) return zonedInstant(local, -1, from, timeZone);
+  if (t < to) return zonedInstant(local, -1, from, timeZone);
   return null;
 }
