@@ -145,7 +145,6 @@ export class TelemetryRepository {
     }));
   }
 
-  /** The machine went online at `at` (a change of connection state, never a repeated report). */
   /** When machines came online (one statement for a batch; rows written in ESP ID order). */
   async noteOnline(m: EntityManager, since: Map<string, Date>): Promise<void> {
     if (since.size === 0) return;

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { SmtpCatcher } from './smtp-catcher.js';
 import type { SmsSink } from './sms-sink.js';
+import { listenOn } from './listen.js';
 
 export interface Inbox {
   url: string;
@@ -51,8 +52,7 @@ export async function startInbox(catcher: SmtpCatcher, sink: SmsSink, port = 0, 
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(lines.join('\n'));
   });
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  const bound = (server.address() as { port: number }).port;
+  const bound = await listenOn(server, (listening) => server.listen(port, host, listening));
   return {
     url: `http://${host}:${bound}/`,
     stop: () =>

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { listenOn } from './listen.js';
 
 /** One SMS the sink accepted, per recipient. */
 export interface ReceivedSms {
@@ -81,14 +82,9 @@ export class SmsSink {
         else res.end();
       });
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.boundPort, this.options.host ?? '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    this.boundPort = (server.address() as { port: number }).port;
+    this.boundPort = await listenOn(server, (listening) =>
+      server.listen(this.boundPort, this.options.host ?? '127.0.0.1', listening),
+    );
     this.server = server;
     return this.boundPort;
   }

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { simpleParser, type AddressObject } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { listenOn } from './listen.js';
 
 /** One message the catcher accepted. */
 export interface CaughtMail {
@@ -119,14 +120,9 @@ export class SmtpCatcher {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
     });
-    await new Promise<void>((resolve, reject) => {
-      net.once('error', reject);
-      server.listen(this.boundPort, this.options.host ?? '127.0.0.1', () => {
-        net.off('error', reject);
-        resolve();
-      });
-    });
-    this.boundPort = (net.address() as { port: number }).port;
+    this.boundPort = await listenOn(net, (listening) =>
+      server.listen(this.boundPort, this.options.host ?? '127.0.0.1', listening),
+    );
     this.server = server;
     return this.boundPort;
   }
