@@ -6,7 +6,9 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { carriesOfflineSales } from '@wv/contracts';
 import { Aedes, type Client } from 'aedes';
+import mqemitter from 'mqemitter';
 import type {
   BrokerHooks,
   BrokerOptions,
@@ -25,7 +27,7 @@ import { createAuthorizeSubscribe } from './hooks/authorize-subscribe.hook.js';
 import { createPublished } from './hooks/published.hook.js';
 import { guardPacketSize } from './packet-size.guard.js';
 import { indexedMemoryPersistence } from './retained-index.js';
-import { SaleBatcher } from './sale-batcher.js';
+import { SaleLanes } from './sale-lanes.js';
 import { ConnectionRateGuard } from './connection-rate.guard.js';
 import { attachWebSocketTransport, type WebSocketTransport } from './websocket.transport.js';
 
@@ -34,23 +36,26 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
   const { logger } = opts;
   const stats = new BrokerStatsRecorder();
   let closing = false;
-  const batcher = new SaleBatcher<SaleEnvelope>({
-    persist: (batch) => hooks.persistSales(batch),
-    maxBatch: opts.saleBatchSize,
-    lingerMs: opts.saleBatchLingerMs,
-    maxInFlight: opts.saleFlushConcurrency,
-    timeoutMs: opts.persistTimeout,
-    onFlushed: ({ size, durationMs, error }) => {
-      stats.batchFlushed(size, error !== undefined);
-      if (error !== undefined) {
-        logger.error('sale batch not persisted: its publishes get no PUBACK', {
-          size,
-          durationMs,
-          error: errorMessage(error),
-        });
-      }
+  const batcher = new SaleLanes<SaleEnvelope>(
+    {
+      persist: (batch) => hooks.persistSales(batch),
+      maxBatch: opts.saleBatchSize,
+      lingerMs: opts.saleBatchLingerMs,
+      maxInFlight: opts.saleFlushConcurrency,
+      timeoutMs: opts.persistTimeout,
+      onFlushed: ({ size, durationMs, error }) => {
+        stats.batchFlushed(size, error !== undefined);
+        if (error !== undefined) {
+          logger.error('sale batch not persisted: its publishes get no PUBACK', {
+            size,
+            durationMs,
+            error: errorMessage(error),
+          });
+        }
+      },
     },
-  });
+    (sale) => carriesOfflineSales(sale.payload),
+  );
   const ctx: BrokerContext = {
     options: opts,
     hooks,
@@ -74,6 +79,12 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
   const aedes = await Aedes.createBroker({
     id: opts.id,
     persistence: indexedMemoryPersistence(),
+    // Aedes' own emitter limits deliveries in progress to `concurrency` and queues the rest; when the queue
+    // drains, every message that completes at once (no subscriber, QoS 0) starts the next one on the same
+    // stack, so a backlog of a few thousand (a reconnect storm, a stalled event loop) overflowed the
+    // stack and killed the process. Without the limit nothing is queued there: each message is handed to
+    // its subscribers as it is published, which is what the queue did anyway, minus the recursion.
+    mq: mqemitter({ concurrency: 0, matchEmptyLevels: true }),
     concurrency: opts.concurrency,
     connectTimeout: opts.connectTimeout,
     keepaliveLimit: opts.keepaliveLimit,

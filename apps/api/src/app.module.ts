@@ -23,11 +23,13 @@ import { CoreModule } from './core/core.module.js';
 import { dataSourceOptions } from './database/data-source-options.js';
 import { BrokerModule, DeviceBridgeModule } from './device-bridge/device-bridge.module.js';
 import { DeviceApiModule, DeviceModule, DeviceWorkerModule } from './device/device.module.js';
+import { FleetApiModule } from './fleet/fleet.module.js';
 import { FloatModule } from './float/float.module.js';
 import { HealthModule } from './health/health.module.js';
 import { LedgerWorkerModule } from './ledger/ledger.module.js';
 import { LiveModule } from './live/live.module.js';
 import { NotificationApiModule, NotificationWorkerModule } from './notification/notification.module.js';
+import { PaymentApiModule, PaymentWorkerModule } from './payment/payment.module.js';
 import { MachineConfigApiModule } from './machine-config/machine-config.module.js';
 import { ObservabilityApiModule, ObservabilityModule } from './observability/observability.module.js';
 import { RequestContextMiddleware } from './observability/request-context.middleware.js';
@@ -54,6 +56,8 @@ const API_MODULES: Type[] = [
   NotificationApiModule,
   TelemetryApiModule,
   AlarmApiModule,
+  PaymentApiModule,
+  FleetApiModule,
 ];
 /** The worker role: the sales ingest and the purges. */
 const WORKER_MODULES: Type[] = [
@@ -64,6 +68,7 @@ const WORKER_MODULES: Type[] = [
   CardListWorkerModule,
   TelemetryWorkerModule,
   AlarmWorkerModule,
+  PaymentWorkerModule,
 ];
 
 /**

@@ -7,8 +7,11 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts.js';
 import { seedDemo } from './demo-seed.js';
 import { seedDemoHistory } from './demo-history.js';
 import { applyDemoAlarmSettings, DEMO_FAULT_STEPS, describeDemoFaults } from './demo-faults.js';
-import { DEMO_CARDS, seedDemoMoney } from './demo-money.js';
+import { startDemoControl, type DemoControl } from './demo-control.js';
+import { startDemoCashier, type DemoCashier } from './demo-cashier.js';
+import { seedDemoMoney } from './demo-money.js';
 import { startDemoOutside, type DemoOutside } from './demo-outside.js';
+import { startDemoDaraja } from './daraja/index.js';
 import { ensureServices } from './services.js';
 
 /**
@@ -38,16 +41,25 @@ try {
   }
   // The mailbox and SMS gateway the alarm notifications go to, before the configuration is read.
   const outside: DemoOutside = await startDemoOutside(env);
+  const daraja = await startDemoDaraja(env);
   const config = loadConfig(env);
   const running = await startApp(config);
   // Ctrl-C or SIGTERM: the simulated machines go first, so that the program sees them leave while its
   // database is still open; then the program stops as `npm start` does (the broker drains first).
-  const live: { simulator?: Fleet; faults?: FaultScheduler<Machine> } = {};
+  const live: {
+    simulator?: Fleet;
+    faults?: FaultScheduler<Machine>;
+    control?: DemoControl;
+    cashier?: DemoCashier;
+  } = {};
   const stop = async () => {
     live.faults?.stop();
+    live.cashier?.stop();
+    await live.control?.stop().catch(() => undefined);
     await live.simulator?.stop().catch(() => undefined);
     await running.close();
     await outside.stop().catch(() => undefined);
+    await daraja.stop().catch(() => undefined);
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());
@@ -70,7 +82,9 @@ try {
     );
   }
   const simulator = new Fleet({
-    cards: DEMO_CARDS,
+    // Card sales as firmware makes them: on the list of the manager's cards each machine is sent, refused by
+    // the machine itself when blocked, over their daily limit or out of balance, online or cut off.
+    sellFromCardList: true,
     url: `mqtt://127.0.0.1:${mqttPort}`,
     identities: fleet.machines,
     rate: Number(env.DEMO_RATE ?? 2),
@@ -86,6 +100,8 @@ try {
   const steps = faultsOn ? DEMO_FAULT_STEPS : [];
   live.faults = new FaultScheduler(steps, (ref) => simulator.resolve(ref));
   live.faults.start();
+  live.control = await startDemoControl(simulator, env.DEMO_CONTROL_PORT);
+  live.cashier = startDemoCashier(apiUrl, fleet.machines[0]!.espId, 60_000);
   const url = `http://localhost:${running.port}`;
   console.log(
     [
@@ -106,7 +122,11 @@ try {
           ]
         : []),
       '',
+      `  Cut a machine off the network and bring it back (it sells on offline): ${live.control.url}`,
       `  Alarm emails and SMS (${outside.channels.join(' and ') || 'none caught here'}) arrive at ${outside.inboxUrl}`,
+      ...(daraja.url
+        ? [`  M-Pesa top-ups go to a local Daraja sandbox (${daraja.url}); its customers pay after 4 s`]
+        : []),
       `  API docs: ${url}/api/docs`,
       '  Press Ctrl-C to stop.',
       '',

@@ -22,6 +22,8 @@ describe('the command line', () => {
       telemetrySeconds: 60,
       faults: [],
       faultScheduleFile: undefined,
+      offlineAfterSeconds: undefined,
+      offlineForSeconds: 60,
     });
   });
 
@@ -64,6 +66,12 @@ describe('the command line', () => {
     [['--telemetry', 'often'], /--telemetry must be 0 or seconds/],
     [['--fault', 'meltdown'], /--fault unknown fault "meltdown": one of low-tank, tds-spike/],
     [['--fault', 'dark,for=5m,every=5m'], /--fault "dark,for=5m,every=5m": every=300s must be longer than for=300s/],
+    [['--offline-after', '-1'], /Option '--offline-after' argument is ambiguous/],
+    [['--offline-after=-1'], /--offline-after must be seconds in \[0, 604800\], got "-1"/],
+    [['--offline-after', 'soon'], /--offline-after must be seconds/],
+    [['--offline-after', '10', '--offline-for', '0'], /--offline-for must be seconds in \(0, 604800\], got "0"/],
+    [['--offline-after', '10', '--offline-for', '700000'], /--offline-for must be seconds in \(0, 604800\]/],
+    [['--offline-for', '30'], /--offline-for needs --offline-after/],
   ])('refuses %j with one clear sentence', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(CliArgsError);
     expect(() => parseCliArgs(argv)).toThrow(message);
@@ -121,6 +129,20 @@ describe('the command line', () => {
     ]);
     expect(args.faultScheduleFile).toBe('faults.json');
     expect(parseCliArgs(['--telemetry', '0']).telemetrySeconds).toBe(0);
+  });
+
+  it('reads a partition: when every machine goes offline and for how long', () => {
+    expect(parseCliArgs(['--offline-after', '30', '--offline-for', '90.5'])).toMatchObject({
+      offlineAfterSeconds: 30,
+      offlineForSeconds: 90.5,
+    });
+    expect(parseCliArgs(['--offline-after', '0'])).toMatchObject({ offlineAfterSeconds: 0, offlineForSeconds: 60 });
+  });
+
+  it('sells on the card list the server gives, unless a cards file names the cards', async () => {
+    expect((await loadFleetOptions(parseCliArgs([]))).sellFromCardList).toBe(true);
+    const read = files({ 'c.json': '["CARD-1"]' });
+    expect((await loadFleetOptions(parseCliArgs(['--cards-file', 'c.json']), read)).sellFromCardList).toBe(false);
   });
 
   it('gives the machines their telemetry interval', async () => {

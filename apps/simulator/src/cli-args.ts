@@ -22,7 +22,14 @@ export interface CliArgs {
   /** `--fault` steps, in the order given. */
   faults: FaultStep[];
   faultScheduleFile: string | undefined;
+  /** Seconds after the start at which every machine is cut off the network at once (undefined: never). */
+  offlineAfterSeconds: number | undefined;
+  /** How long that partition lasts, in seconds. */
+  offlineForSeconds: number;
 }
+
+/** How long a `--offline-after` partition lasts when `--offline-for` is not given. */
+export const DEFAULT_OFFLINE_FOR_SECONDS = 60;
 
 const FAULT_HELP = FAULT_KINDS.map((k) => `                         ${k.padEnd(13)} ${FAULTS[k].effect}`).join('\n');
 
@@ -33,9 +40,15 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --url URL            broker, mqtt://HOST:PORT (default mqtt://localhost:1883)
   --machines-file F    JSON [{espId, deviceKey, cards?}]: machines that already have an id
   --provision          machines without an id: print their MACs and wait for POST /api/assign_id
-  --cards-file F       JSON array of card ids for card sales (default: random card ids)
+  --cards-file F       JSON array of card ids for card sales, sent without local checks (default: each machine
+                       sells on the card list the server gives it and refuses unknown, blocked, over-limit
+                       and short-of-balance cards itself, as firmware does)
   --duration S         stop after S seconds (default: run until Ctrl-C)
   --offline P          chance per machine every 10 s to lose its connection for 5-30 s (0-1, default 0)
+  --offline-after S    a partition: S seconds after the start every machine loses its connection (the will
+                       fires), keeps selling on its card list into flash (offline: true), and after
+                       --offline-for seconds (default ${DEFAULT_OFFLINE_FOR_SECONDS}) reconnects and sends the backlog oldest first
+  --offline-for S      how long the --offline-after partition lasts
   --duplicates P       chance per sale to resend an already sent sale (0-1, default 0)
   --seed N             seed of the PRNG, for a reproducible fleet and sale mix
   --batch N            a backlog is sent in arrays of up to N sales (1-1000, default 50)
@@ -87,6 +100,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         telemetry: { type: 'string' },
         fault: { type: 'string', multiple: true },
         'fault-schedule': { type: 'string' },
+        'offline-after': { type: 'string' },
+        'offline-for': { type: 'string' },
       },
     }));
   } catch (err) {
@@ -121,6 +136,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     if (err instanceof FaultSpecError) throw new CliArgsError(`--fault ${err.message}`);
     throw err;
   }
+  if (values['offline-for'] !== undefined && values['offline-after'] === undefined) {
+    throw new CliArgsError('--offline-for needs --offline-after: when the partition begins');
+  }
+  const seconds = (n: number) => n >= 0 && n <= 7 * 86_400;
   return {
     help: values.help ?? false,
     machines: number('machines', values.machines, (n) => isInt(n) && n >= 1, 'must be a whole number ≥ 1'),
@@ -147,5 +166,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       ) ?? 60,
     faults,
     faultScheduleFile: values['fault-schedule'],
+    offlineAfterSeconds: number('offline-after', values['offline-after'], seconds, 'must be seconds in [0, 604800]'),
+    offlineForSeconds:
+      number('offline-for', values['offline-for'], (n) => n > 0 && seconds(n), 'must be seconds in (0, 604800]') ??
+      DEFAULT_OFFLINE_FOR_SECONDS,
   };
 }

@@ -37,6 +37,8 @@ export async function loadFleetOptions(
     dayCurve: args.dayCurve,
     timeZone: args.timeZone,
     telemetryIntervalMs: args.telemetrySeconds * 1000,
+    // Card sales as firmware makes them, unless the command line names the cards to sell on.
+    sellFromCardList: !args.cardsFile,
   };
   if (args.machinesFile) {
     const doc = await readJson('machines-file', args.machinesFile, read);

@@ -28,6 +28,8 @@ const SUMMED = [
   'reconnects',
   'dropped',
   'telemetrySent',
+  'offlineSales',
+  'cardsRefused',
 ] as const;
 
 /** N simulated machines sharing one broker URL; the fleet's rate is spread evenly over them. */

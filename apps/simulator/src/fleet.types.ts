@@ -15,7 +15,7 @@ export interface FleetOptions extends Omit<MachineOptions, 'identity' | 'random'
 
 export type FleetStats = Omit<
   MachineStats,
-  'espId' | 'macAddress' | 'state' | 'online' | 'configVersion' | 'faults'
+  'espId' | 'macAddress' | 'state' | 'online' | 'configVersion' | 'faults' | 'lastSeq' | 'cardListVersion' | 'cutOff'
 > & {
   machines: number;
   online: number;

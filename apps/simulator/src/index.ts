@@ -1,7 +1,8 @@
 /** The fleet simulator as a library: the API's tests and the demo drive machines through this. */
 export { Fleet, type FleetEvents } from './fleet.js';
 export type { FleetOptions, FleetStats } from './fleet.types.js';
-export { Machine, type MeteredSale } from './machine.js';
+export { Machine, type MeteredSale, type SaleAttempt } from './machine.js';
+export { CardList, localDay, type CardRefusal, type CardRefusalReason } from './card-list.js';
 export {
   describeFaultStep,
   FAULT_KINDS,

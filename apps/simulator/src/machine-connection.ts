@@ -1,4 +1,12 @@
-import { buildConfigTopic, buildSalesAckTopic, buildStatusTopic } from '@wv/contracts';
+import {
+  buildCardsAckTopic,
+  buildCardsDeltaTopic,
+  buildCardsTopic,
+  buildConfigTopic,
+  buildSalesAckTopic,
+  buildStatusTopic,
+  type StatusPayload,
+} from '@wv/contracts';
 import { EventEmitter } from 'node:events';
 import { parseInboundMessage, type InboundMessage } from './inbound-message.js';
 import { DEFAULT_FIRMWARE, type MachineCredentials, type MachineOptions, type MachineState } from './machine.types.js';
@@ -18,6 +26,14 @@ export interface MachineConnectionEvents {
 
 const OFFLINE_STATUS = JSON.stringify({ online: false });
 
+/** What the connection asks the machine's flash when it (re)connects. */
+export interface MachineFlash {
+  /** Sales in flash not yet acknowledged. */
+  queued(): number;
+  /** The version of the card list held (0: none). */
+  cardListVersion(): number;
+}
+
 /**
  * A machine's life on the network: first boot through provisioning when it has no id, then its own
  * persistent session with the retained status and its will (docs/device-protocol.md, "Status and will").
@@ -26,6 +42,8 @@ export class MachineConnection extends EventEmitter<MachineConnectionEvents> {
   private stateValue: MachineState = 'idle';
   private link: MqttLink | null = null;
   private provisioning: ProvisioningSession | null = null;
+  /** The signal strength reported at this connection; later status messages repeat it. */
+  private rssi = 0;
 
   constructor(
     private readonly options: MachineOptions,
@@ -33,6 +51,7 @@ export class MachineConnection extends EventEmitter<MachineConnectionEvents> {
     private readonly macAddress: string,
     private readonly provisionPassword: string,
     private readonly rng: Random,
+    private readonly flash: MachineFlash = { queued: () => 0, cardListVersion: () => 0 },
   ) {
     super();
   }
@@ -67,6 +86,13 @@ export class MachineConnection extends EventEmitter<MachineConnectionEvents> {
 
   reopen(): void {
     if (this.stateValue === 'offline') this.link?.open();
+  }
+
+  /** Publishes the retained status again, with the sales in flash now (after a backlog drained). */
+  publishStatus(): Promise<void> {
+    const espId = this.credentialsValue?.espId;
+    if (!this.link || !espId || this.stateValue !== 'online') return Promise.reject(new Error('not connected'));
+    return this.link.publish(buildStatusTopic(espId), JSON.stringify(this.status()), true);
   }
 
   publish(topic: string, payload: string): Promise<void> {
@@ -126,13 +152,22 @@ export class MachineConnection extends EventEmitter<MachineConnectionEvents> {
     link.open();
   }
 
+  /**
+   * The order of docs/device-protocol.md, "Boot, offline and reconnect: the order of operations": subscribe
+   * first (on a new session a sales/ack or card list sent before the SUBACK is lost), then the retained status
+   * with the sales still in flash, then the card list version held; only then do sales flow (`online`).
+   */
   private async onConnect(link: MqttLink, espId: string): Promise<void> {
     try {
-      // Subscribe before any sale goes out: on a new session a sales/ack sent before the SUBACK is lost.
-      await link.subscribe([buildConfigTopic(espId), buildSalesAckTopic(espId)]);
-      const firmware = this.options.firmware ?? DEFAULT_FIRMWARE;
-      const status = { online: true, firmware, rssi: this.rng.int(-85, -45) };
-      await link.publish(buildStatusTopic(espId), JSON.stringify(status), true);
+      await link.subscribe([
+        buildConfigTopic(espId),
+        buildSalesAckTopic(espId),
+        buildCardsTopic(espId),
+        buildCardsDeltaTopic(espId),
+      ]);
+      this.rssi = this.rng.int(-85, -45);
+      await link.publish(buildStatusTopic(espId), JSON.stringify(this.status()), true);
+      await link.publish(buildCardsAckTopic(espId), JSON.stringify({ version: this.flash.cardListVersion() }));
     } catch (err) {
       // Usually the connection dropped meanwhile and the next connect starts over; a refused
       // subscription (the broker's ACL) is worth saying.
@@ -142,6 +177,11 @@ export class MachineConnection extends EventEmitter<MachineConnectionEvents> {
     if (this.stateValue === 'stopped' || !link.connected) return;
     this.stateValue = 'online';
     this.emit('online', link, espId);
+  }
+
+  private status(): StatusPayload {
+    const firmware = this.options.firmware ?? DEFAULT_FIRMWARE;
+    return { online: true, firmware, rssi: this.rssi, queued: this.flash.queued() };
   }
 
   private setOffline(): void {

@@ -1,5 +1,14 @@
-import { buildConfigAckTopic, buildTelemetryTopic, normalizeMac, type ConfigPayload, type Sale } from '@wv/contracts';
+import {
+  buildCardsAckTopic,
+  buildConfigAckTopic,
+  buildTelemetryTopic,
+  normalizeMac,
+  type CardListEntry,
+  type ConfigPayload,
+  type Sale,
+} from '@wv/contracts';
 import { EventEmitter } from 'node:events';
+import { CardList, type CardRefusal } from './card-list.js';
 import { dayCurveFactor, DEFAULT_TIME_ZONE, localHour } from './day-curve.js';
 import type { FaultKind } from './fault.js';
 import type { InboundMessage } from './inbound-message.js';
@@ -26,9 +35,14 @@ const FAULT_SALT = 0xfa17;
 /** A sale with the litres its flow meter measured (docs/device-protocol.md, "Sales"). */
 export type MeteredSale = Sale & { dispensed: number };
 
+/** What came of a customer at the machine: a sale, or a card the machine turned away. */
+export type SaleAttempt = { sale: MeteredSale; refused?: undefined } | { sale?: undefined; refused: CardRefusal };
+
 /**
- * One simulated ESP32 vending machine: one MQTT client, a flash outbox, a sales generator, and the
- * config it was given. Sells while offline too; the outbox delivers once it is back.
+ * One simulated ESP32 vending machine: one MQTT client, a flash outbox, a sales generator, the config
+ * it was given and its card list. Sells while offline too, numbering every sale (`seq`) and marking
+ * those made without a connection (`offline`); the outbox delivers once it is back, oldest first
+ * (docs/device-protocol.md, "Boot, offline and reconnect: the order of operations").
  */
 export class Machine extends EventEmitter<MachineEvents> {
   readonly macAddress: string;
@@ -43,6 +57,8 @@ export class Machine extends EventEmitter<MachineEvents> {
   private readonly health: HealthModel;
   private readonly faults: MachineFaults;
   private readonly telemetry: TelemetryReporter;
+  /** The card list in flash: kept across reconnects, as flash keeps it across power cycles. */
+  private readonly cardList: CardList;
   private tariffsValue: Tariffs;
   private configValue: ConfigPayload | null = null;
   private rateValue: number;
@@ -50,6 +66,14 @@ export class Machine extends EventEmitter<MachineEvents> {
   private generated = 0;
   private connects = 0;
   private telemetrySent = 0;
+  /** The last `seq` given: kept in flash with the sales, never reused. */
+  private seqValue = 0;
+  private offlineSales = 0;
+  private cardsRefused = 0;
+  /** `queued` in the last status published: a backlog that drains is reported with a new status. */
+  private reportedQueued = 0;
+  /** Cut off the network by `cutOff()` until `reconnect()`: no other comeback reconnects it meanwhile. */
+  private cutOffValue = false;
   /** Selling paused by the caller (pauseSelling), as opposed to by a fault. */
   private sellingPaused = false;
 
@@ -91,7 +115,11 @@ export class Machine extends EventEmitter<MachineEvents> {
       goOffline: (ms) => this.goOffline(ms),
       resendStale: (before) => this.uplink.resendStale(before),
     });
-    this.connection = new MachineConnection(options, credentials, this.macAddress, provisionPassword, this.rng);
+    this.cardList = new CardList(options.timeZone ?? DEFAULT_TIME_ZONE);
+    this.connection = new MachineConnection(options, credentials, this.macAddress, provisionPassword, this.rng, {
+      queued: () => (this.reportedQueued = this.uplink.outbox.size),
+      cardListVersion: () => this.cardList.version,
+    });
     this.wireConnection();
   }
 
@@ -115,6 +143,22 @@ export class Machine extends EventEmitter<MachineEvents> {
   }
   get outboxSize(): number {
     return this.uplink.outbox.size;
+  }
+  /** The `seq` of the last sale made (0 before any). */
+  get lastSeq(): number {
+    return this.seqValue;
+  }
+  /** The version of the card list held (0: none yet). */
+  get cardListVersion(): number {
+    return this.cardList.version;
+  }
+  /** The cards held, as the machine sees them now (its own balance, after its sales since the list). */
+  get heldCards(): CardListEntry[] {
+    return this.cardList.cardIds().map((id) => this.cardList.card(id)!);
+  }
+  /** Cut off the network by `cutOff()` and not yet back. */
+  get isCutOff(): boolean {
+    return this.cutOffValue;
   }
   get rate(): number {
     return this.rateValue;
@@ -160,22 +204,61 @@ export class Machine extends EventEmitter<MachineEvents> {
     return this.credentials!;
   }
 
-  /** One sale now, as if a customer paid: into the outbox, and out to the broker when online. */
+  /**
+   * One sale now, as if a customer paid: into the outbox, and out to the broker when online. With
+   * `sellFromCardList`, a card the machine turns away (see `trySell`) is followed by the same customer
+   * paying with coins, so this always makes a sale.
+   */
   sell(overrides: Partial<MeteredSale> = {}): MeteredSale {
+    const attempt = this.trySell(overrides);
+    if (attempt.sale) return attempt.sale;
+    return this.trySell({ ...overrides, kind: 'coin', cardId: undefined }).sale!;
+  }
+
+  /**
+   * A customer at the machine. With `sellFromCardList`, a card sale is decided here as firmware does,
+   * online or offline, against the card list held: a card not on it, blocked, past its daily limit or
+   * short of balance is refused (no sale; `cardRefused` is emitted). Otherwise the sale is made.
+   */
+  trySell(overrides: Partial<MeteredSale> = {}): SaleAttempt {
     const time = this.now();
-    const drawn: Sale = {
-      ...generateSale(this.rng, {
-        eventId: `${this.bootId}-${++this.eventCounter}`,
-        tariffs: this.tariffsValue,
-        cards: this.cards,
-        time,
-      }),
-      ...overrides,
+    const fromList = this.options.sellFromCardList === true;
+    const generated = generateSale(this.rng, {
+      eventId: '',
+      tariffs: this.tariffsValue,
+      cards: fromList ? this.cardList.cardIds() : this.cards,
+      time,
+    });
+    const drawn: Partial<MeteredSale> & Sale = { ...generated, ...overrides };
+    if (drawn.cardId === undefined) delete drawn.cardId;
+    if (fromList && drawn.kind === 'card') {
+      const refusal = this.cardList.check(drawn.cardId ?? '', drawn.volume, drawn.price, time);
+      if (refusal) {
+        this.cardsRefused++;
+        this.emit('cardRefused', refusal);
+        return { refused: refusal };
+      }
+    }
+    return { sale: this.record(drawn, time) };
+  }
+
+  /** Writes a decided sale to flash: its eventId, the next `seq`, `offline` when there is no connection. */
+  private record(drawn: Partial<MeteredSale> & Sale, time: Date): MeteredSale {
+    const offline = !this.online;
+    const sale: MeteredSale = {
+      ...drawn,
+      eventId: drawn.eventId || `${this.bootId}-${++this.eventCounter}`,
+      seq: drawn.seq ?? ++this.seqValue,
+      ...(offline ? { offline: true } : {}),
+      dispensed: drawn.dispensed ?? this.faults.dispensed(drawn.volume),
     };
-    const sale: MeteredSale = { ...drawn, dispensed: overrides.dispensed ?? this.faults.dispensed(drawn.volume) };
+    if (offline) this.offlineSales++;
     this.health.recordSale(sale, sale.dispensed, time.getTime());
+    if (sale.kind === 'card' && sale.cardId)
+      this.cardList.record(sale.eventId, sale.cardId, sale.volume, sale.price, time);
     this.generated++;
-    this.uplink.add(sale);
+    const overwritten = this.uplink.add(sale);
+    if (overwritten) this.cardList.forget(overwritten.eventId);
     this.emit('sale', sale);
     const p = this.options.duplicateProbability ?? 0;
     if (p > 0 && this.rng.next() < p) this.uplink.sendDuplicate();
@@ -222,15 +305,33 @@ export class Machine extends EventEmitter<MachineEvents> {
 
   /** Loses the connection without DISCONNECT (the will fires), keeps selling, and is back after `durationMs`. */
   goOffline(durationMs: number): void {
-    // A machine gone dark stays away even when its Wi-Fi outage ends first.
-    if (this.connection.kill())
-      this.timers.after(durationMs, () => this.faults.has('dark') || this.connection.reopen());
+    // A machine gone dark, or cut off until told, stays away even when its Wi-Fi outage ends first.
+    if (this.connection.kill()) this.timers.after(durationMs, () => this.comeBack());
   }
 
-  /** Ends the outage simulation: no more random outages, and a machine that is out comes back now. */
+  /**
+   * Cuts the machine off the network until `reconnect()` (a partition): the socket dies without
+   * DISCONNECT (the will fires), and the machine keeps selling into flash, `offline: true`.
+   */
+  cutOff(): void {
+    // A machine still provisioning has no connection of its own to cut yet.
+    if (this.state === 'stopped' || this.state === 'idle' || !this.espId) return;
+    this.cutOffValue = true;
+    this.connection.kill();
+  }
+
+  /** Ends a `cutOff()`: the machine connects again and sends its backlog (unless it is dark). */
+  reconnect(): void {
+    if (!this.cutOffValue) return;
+    this.cutOffValue = false;
+    this.comeBack();
+  }
+
+  /** Ends the outage simulation: no more random outages, and a machine that is out (or cut off) comes back now. */
   stopOutages(): void {
     this.timers.stopOutages();
-    if (!this.faults.has('dark')) this.connection.reopen();
+    this.cutOffValue = false;
+    this.comeBack();
   }
 
   /** A Wi-Fi blip: the socket dies and the machine reconnects at once. */
@@ -259,6 +360,11 @@ export class Machine extends EventEmitter<MachineEvents> {
       outbox: this.uplink.outbox.size,
       dropped: this.uplink.outbox.dropped,
       configVersion: this.configValue?.version ?? null,
+      lastSeq: this.seqValue,
+      offlineSales: this.offlineSales,
+      cardsRefused: this.cardsRefused,
+      cardListVersion: this.cardList.version,
+      cutOff: this.cutOffValue,
     };
   }
 
@@ -297,12 +403,44 @@ export class Machine extends EventEmitter<MachineEvents> {
   private onMessage(message: InboundMessage, espId: string): void {
     if (message.kind === 'sales-ack') {
       this.uplink.ack(message.eventIds);
+      this.cardList.acknowledge(message.eventIds);
       this.emit('acked', message.eventIds);
+      this.reportDrained();
     } else if (message.kind === 'config') {
       this.applyConfig(espId, message.config);
+    } else if (message.kind === 'cards') {
+      // A full list no newer than the one held (the retained copy again) changes nothing.
+      if (this.cardList.applyFull(message.list)) this.cardListApplied(espId);
+    } else if (message.kind === 'cards-delta') {
+      // A delta on another version is ignored: the server follows with the full list.
+      if (this.cardList.applyDelta(message.delta)) this.cardListApplied(espId);
+      else
+        this.options.log?.(
+          `${espId}: card list delta on ${message.delta.baseVersion} ignored (holding ${this.cardList.version})`,
+        );
     } else if (message.kind === 'invalid') {
       this.options.log?.(`${espId}: ignored ${message.reason}`);
     }
+  }
+
+  /** Written to flash (memory here), then acknowledged with the version now held. */
+  private cardListApplied(espId: string): void {
+    const version = this.cardList.version;
+    this.emit('cardList', version);
+    this.connection.publish(buildCardsAckTopic(espId), JSON.stringify({ version })).catch(() => {
+      // Lost with the connection: the next connection says the version held right after subscribing.
+    });
+  }
+
+  /** The status said sales were queued and the last one is now acknowledged: say so (`queued: 0`). */
+  private reportDrained(): void {
+    if (this.reportedQueued === 0 || this.uplink.outbox.size > 0 || !this.online) return;
+    this.connection.publishStatus().catch(() => undefined);
+  }
+
+  /** Back on the network after an outage, unless the machine is dark or cut off until told. */
+  private comeBack(): void {
+    if (!this.faults.has('dark') && !this.cutOffValue) this.connection.reopen();
   }
 
   private applyConfig(espId: string, config: ConfigPayload): void {
@@ -328,7 +466,7 @@ export class Machine extends EventEmitter<MachineEvents> {
         this.scheduler.stop();
         this.connection.kill();
       } else {
-        this.connection.reopen();
+        this.comeBack();
       }
     }
     if (on && this.faults.blocksSelling) this.scheduler.stop();

@@ -1,4 +1,5 @@
 import type { ConfigPayload, Sale } from '@wv/contracts';
+import type { CardRefusal } from './card-list.js';
 import type { FaultKind } from './fault.js';
 import type { HealthParams, TelemetryMessage } from './machine-health.js';
 import type { Random } from './prng.js';
@@ -34,8 +35,15 @@ export interface MachineOptions {
   /** `mqtt://host:port` of the broker. */
   url: string;
   identity: MachineIdentity;
-  /** Card ids for card sales when the identity lists none; otherwise a pool of random UIDs. */
+  /** Card ids for card sales when the identity lists none; otherwise a pool of random UIDs. Unused with `sellFromCardList`. */
   cards?: readonly string[];
+  /**
+   * Card sales as firmware makes them (docs/device-protocol.md, "Card lists"): card ids are drawn from the
+   * card list the machine holds, and a card not on it, blocked, past its daily limit or short of balance is
+   * refused by the machine itself, online or offline. Default false: card ids from `cards`, never refused
+   * (unknown cards then reach the server and are flagged there).
+   */
+  sellFromCardList?: boolean;
   /** Sales per second, as a 24-hour mean when `dayCurve` is on; 0 (default) sells only on `sell()`. */
   rate?: number;
   /** Shape the rate with busy mornings and evenings (default true). */
@@ -58,7 +66,7 @@ export interface MachineOptions {
   backlogBatchSize?: number;
   /** Sales without a sales/ack after this long are sent again (default 60 000; 0 never). */
   resendAfterMs?: number;
-  /** Sales the flash holds before the oldest is overwritten (default 100 000). */
+  /** Sales the flash holds before the oldest is overwritten (default 100 000); the order of sale is kept. */
   outboxLimit?: number;
   /** Prefix of eventIds; default unique per boot so runs with the same seed do not collide. */
   bootId?: string;
@@ -100,6 +108,16 @@ export interface MachineStats {
   /** Scripted faults on now. */
   faults: FaultKind[];
   configVersion: number | null;
+  /** The `seq` of the last sale made (0 before any). */
+  lastSeq: number;
+  /** Sales made while disconnected (`offline: true`). */
+  offlineSales: number;
+  /** Card sales the machine refused itself (`sellFromCardList`). */
+  cardsRefused: number;
+  /** The version of the card list held (0: none). */
+  cardListVersion: number;
+  /** Cut off the network by `cutOff()` until `reconnect()`. */
+  cutOff: boolean;
 }
 
 export interface MachineEvents {
@@ -119,4 +137,8 @@ export interface MachineEvents {
   /** A scripted fault began (`true`) or ended by itself or was ended (`false`). */
   fault: [kind: FaultKind, on: boolean];
   refused: [error: Error];
+  /** The machine turned a card away itself (`sellFromCardList`): no sale was made. */
+  cardRefused: [refusal: CardRefusal];
+  /** A card list or delta was applied; the machine now holds `version` and has acknowledged it. */
+  cardList: [version: number];
 }

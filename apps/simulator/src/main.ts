@@ -47,6 +47,30 @@ function wireLogs(fleet: Fleet, args: CliArgs): void {
 }
 
 /**
+ * `--offline-after` / `--offline-for`: one partition of the whole fleet. Every machine loses its connection
+ * at once (the will fires), sells on into flash, and reconnects when it ends. Returns what cancels it.
+ */
+function schedulePartition(fleet: Fleet, args: CliArgs): () => void {
+  if (args.offlineAfterSeconds === undefined) return () => undefined;
+  const timers: NodeJS.Timeout[] = [];
+  const forSeconds = args.offlineForSeconds;
+  timers.push(
+    setTimeout(() => {
+      for (const m of fleet.machines) m.cutOff();
+      console.log(`partition: every machine is off the network for ${forSeconds} s and sells into flash`);
+      timers.push(
+        setTimeout(() => {
+          const queued = fleet.stats().outbox;
+          for (const m of fleet.machines) m.reconnect();
+          console.log(`partition over: the machines reconnect and send ${queued} sales from flash, oldest first`);
+        }, forSeconds * 1000),
+      );
+    }, args.offlineAfterSeconds * 1000),
+  );
+  return () => timers.forEach(clearTimeout);
+}
+
+/**
  * Rejects when, after a short grace, no machine got through and every one has failed: a wrong URL
  * or a broker that is down should not take the full start timeout to report.
  */
@@ -98,6 +122,11 @@ async function main(): Promise<void> {
   );
   if (args.telemetrySeconds > 0) console.log(`each machine sends telemetry every ${args.telemetrySeconds} s`);
   for (const line of faults.describe()) console.log(`scheduled fault: ${line}`);
+  if (args.offlineAfterSeconds !== undefined) {
+    console.log(
+      `scheduled partition: every machine offline ${args.offlineAfterSeconds} s after the start, for ${args.offlineForSeconds} s`,
+    );
+  }
 
   try {
     await Promise.race([fleet.start(START_TIMEOUT_MS), failFastWhenUnreachable(fleet)]);
@@ -111,6 +140,7 @@ async function main(): Promise<void> {
   }
 
   faults.start();
+  const cancelPartition = schedulePartition(fleet, args);
   let previous: FleetStats = fleet.stats();
   const summary = setInterval(() => {
     const now = fleet.stats();
@@ -127,6 +157,7 @@ async function main(): Promise<void> {
     stopping = true;
     clearInterval(summary);
     faults.stop();
+    cancelPartition();
     fleet.pauseSelling();
     // Machines still waiting for an id cannot deliver anything: no point waiting for them alone.
     if (fleet.machines.some((m) => m.espId !== null)) {

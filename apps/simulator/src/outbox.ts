@@ -36,18 +36,22 @@ export class Outbox {
     return this.droppedCount;
   }
 
-  add(sale: Sale): void {
-    if (this.entries.size >= this.limit) {
+  /** Adds a sale; returns the oldest sale when the flash was full and it was overwritten. */
+  add(sale: Sale): Sale | undefined {
+    let overwritten: Sale | undefined;
+    if (this.entries.size >= this.limit && !this.entries.has(sale.eventId)) {
       const oldest = this.entries.values().next().value as OutboxEntry;
       this.entries.delete(oldest.sale.eventId);
       this.toSend.delete(oldest);
       this.droppedCount++;
+      overwritten = oldest.sale;
     }
     const previous = this.entries.get(sale.eventId);
     if (previous) this.toSend.delete(previous);
     const entry: OutboxEntry = { sale, state: 'pending', sends: 0, lastSentAt: 0 };
     this.entries.set(sale.eventId, entry);
     this.toSend.add(entry);
+    return overwritten;
   }
 
   has(eventId: string): boolean {

@@ -52,14 +52,15 @@ export function randomCardId(rng: Random): string {
 export interface SaleContext {
   eventId: string;
   tariffs: Tariffs;
-  /** Card ids to choose from for card sales; must not be empty. */
+  /** Card ids to choose from for card sales; when empty, a customer drawn to pay by card pays with coins. */
   cards: readonly string[];
   time: Date;
 }
 
 /** One realistic sale; pure given the generator state, so statistics over a seeded stream are testable. */
 export function generateSale(rng: Random, ctx: SaleContext): Sale {
-  const kind = drawKind(rng);
+  const drawnKind = drawKind(rng);
+  const kind = drawnKind === 'card' && ctx.cards.length === 0 ? 'coin' : drawnKind;
   const waterType = drawWaterType(rng);
   const volume = drawVolume(rng);
   const sale: Sale = {

@@ -50,9 +50,11 @@ export class SaleUplink {
     this.link = null;
   }
 
-  add(sale: Sale): void {
-    this.outbox.add(sale);
+  /** Writes the sale to flash and sends it when connected; returns the sale the full flash overwrote, if any. */
+  add(sale: Sale): Sale | undefined {
+    const overwritten = this.outbox.add(sale);
     this.flush();
+    return overwritten;
   }
 
   /** Applies a sales/ack; returns how many sales left the outbox. */

@@ -20,6 +20,8 @@ export function formatSummary(
   if (stats.duplicatesSent) parts.push(`duplicates ${stats.duplicatesSent}`);
   if (stats.reconnects) parts.push(`reconnects ${stats.reconnects}`);
   if (stats.dropped) parts.push(`dropped ${stats.dropped}`);
+  if (stats.offlineSales) parts.push(`sold offline ${stats.offlineSales}`);
+  if (stats.cardsRefused) parts.push(`cards refused ${stats.cardsRefused}`);
   if (stats.telemetrySent) parts.push(`telemetry ${stats.telemetrySent}`);
   if (stats.faulty) parts.push(`faulty ${stats.faulty}`);
   return `[${time}Z] ${parts.join(' · ')}`;

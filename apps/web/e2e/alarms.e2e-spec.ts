@@ -9,8 +9,9 @@ import { eventually, Seeder, type Account, type Machine } from './support/seed.j
 
 /**
  * Alarms in the browser (docs/web-app.md, "Alarms and machine health"): a machine reports a low tank over
- * MQTT, the alarm reaches the manager's phone without a reload, and the manager works it there; the machine's
- * health page, its alarm settings and the manager's notification preferences against the real program.
+ * MQTT, the alarm reaches the manager's phone without a reload, the manager works it there, and a reading of a
+ * refilled tank clears it by itself, live (docs/alarms.md, "The alarms"); the machine's health page, its alarm
+ * settings and the manager's notification preferences against the real program.
  */
 describe('alarms: the live alarm on the manager’s phone, machine health, settings and preferences', () => {
   let server: RunningServer;
@@ -58,7 +59,7 @@ describe('alarms: the live alarm on the manager’s phone, machine health, setti
     seed.get<{ data: Alarm[]; total: number }>(`/alarms?machineId=${machine.espId}`, managerToken);
 
   it(
-    'a low tank opens an alarm that reaches the manager’s phone live, who acknowledges it, notes and clears it there',
+    'a low tank opens an alarm that reaches the manager’s phone live; the manager acknowledges, notes and assigns it there, and it clears by itself, live, when the tank is refilled',
     async () => {
       const { page, pageErrors } = await open(PHONE);
       await page.goto('/alarms');
@@ -96,14 +97,40 @@ describe('alarms: the live alarm on the manager’s phone, machine health, setti
       await item.getByRole('button', { name: 'Assign' }).click();
       await item.getByText('Assigned to You').waitFor();
 
-      await item.getByRole('button', { name: 'Clear' }).click();
-      await item.waitFor({ state: 'detached', timeout: 15_000 });
-      await page.getByText('No active alarms. Everything is running.').waitFor();
+      // The whole history of the machine's alarms, so that the alarm stays in view once it has cleared.
+      await page.getByLabel('Status').selectOption('all');
+      await page.waitForURL((url) => url.searchParams.get('status') === 'all');
+      await item.getByText('Assigned to You').waitFor();
+      expect(await item.getByRole('button', { name: 'Clear' }).isVisible()).toBe(true);
+
+      // The tank is refilled: the machine's next reading ends the condition and the system clears the alarm,
+      // which the page shows live, without a reload and without anyone pressing Clear.
+      await telemetry({ tankLevelPct: 60, tdsPpm: 140, coldWaterTempC: 7, coinBoxPct: 20, errorCode: null });
+      await item.getByText(/^Cleared by itself at/).waitFor({ timeout: 20_000 });
+      expect(await item.getByText('Cleared', { exact: true }).isVisible()).toBe(true);
+      expect(await item.getByText(/^Acknowledged by You at/).isVisible()).toBe(true);
+      expect(await item.getByRole('button', { name: 'Clear' }).count()).toBe(0);
+      expect(await item.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
+      expect(await page.evaluate(() => (window as any).__noReload)).toBe(true);
       const cleared = await seed.get<{ data: Alarm[] }>(
         `/alarms?status=cleared&machineId=${machine.espId}`,
         managerToken,
       );
-      expect(cleared.data[0]).toMatchObject({ id: acknowledged.id, status: 'cleared', clearedBy: manager.userId });
+      expect(cleared.data[0]).toMatchObject({
+        id: acknowledged.id,
+        status: 'cleared',
+        clearedBy: 'auto',
+        acknowledgedBy: manager.userId,
+        assigneeId: manager.userId,
+      });
+
+      // Back on the active alarms: nothing left, and the navigation's count is gone.
+      await page.getByLabel('Status').selectOption('active');
+      await page.getByText('No active alarms. Everything is running.').waitFor();
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByLabel('1 active alarm').waitFor({ state: 'detached' });
+      await page.keyboard.press('Escape');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
       expect(pageErrors).toEqual([]);
     },
     TEST_TIMEOUT * 2,

@@ -17,7 +17,7 @@ import { MqttMachine } from './support/mqtt-machine.js';
 import { coinSale, daysBefore } from './support/sales.js';
 import { Seeder, type Account, type Machine } from './support/seed.js';
 
-describe('dashboards: daily and monthly summaries per machine, with live charts', () => {
+describe("dashboards: live charts, and each machine's daily and monthly summaries in its own view", () => {
   let server: RunningServer;
   let browser: Browser;
   let seed: Seeder;
@@ -50,13 +50,21 @@ describe('dashboards: daily and monthly summaries per machine, with live charts'
   };
 
   const machineCard = (page: Page, espId: string) => page.getByRole('article', { name: espId, exact: true });
+  /** A machine's own view (docs/web-app.md, "Fleet dashboard"), reached from its row of the dashboard's table. */
+  const openMachine = async (page: Page, espId: string) => {
+    await page.getByRole('table', { name: 'Machines' }).getByRole('link', { name: espId, exact: true }).click();
+    await waitForPath(page, `/machine/${espId}`);
+  };
 
   it(
-    'an open dashboard shows a sale published over MQTT without a reload: the summary and the charts move',
+    'an open dashboard and machine view show a sale published over MQTT without a reload: the summary and the charts move',
     async () => {
       const { page, pageErrors } = await open();
       await signIn(page, manager.email, manager.password, '/manager/dashboard');
-      const card = machineCard(page, machine.espId);
+      const view = await open();
+      await signIn(view.page, manager.email, manager.password, '/manager/dashboard');
+      await openMachine(view.page, machine.espId);
+      const card = machineCard(view.page, machine.espId);
       await card.waitFor();
       // Nothing sold yet today: no daily block, the month at zero.
       await card.getByText('No sales on this day.').waitFor();
@@ -66,7 +74,9 @@ describe('dashboards: daily and monthly summaries per machine, with live charts'
       const split = page.getByRole('figure', { name: 'Coin against card' });
       await split.getByText('Coin TZS 0.00 · Card TZS 0.00').waitFor();
       await page.locator('.live-indicator[data-status="live"]').waitFor();
+      await view.page.locator('.live-indicator[data-status="live"]').waitFor();
       await page.evaluate(() => ((window as any).__noReload = true));
+      await view.page.evaluate(() => ((window as any).__noReload = true));
 
       const device = await MqttMachine.connect(server.mqttPort, machine);
       mqtt.push(device);
@@ -85,7 +95,9 @@ describe('dashboards: daily and monthly summaries per machine, with live charts'
         .waitFor();
       expect(await card.getByText('No sales on this day.').count()).toBe(0);
       expect(await page.evaluate(() => (window as any).__noReload)).toBe(true);
+      expect(await view.page.evaluate(() => (window as any).__noReload)).toBe(true);
       expect(pageErrors).toEqual([]);
+      expect(view.pageErrors).toEqual([]);
     },
     TEST_TIMEOUT,
   );
@@ -95,9 +107,12 @@ describe('dashboards: daily and monthly summaries per machine, with live charts'
     async () => {
       const { page } = await open();
       await signIn(page, manager.email, manager.password, '/manager/dashboard');
+      const rows = page.getByRole('table', { name: 'Machines' });
+      await rows.locator(`[data-esp-id="${machine.espId}"]`).waitFor();
+      expect(await rows.locator(`[data-esp-id="${otherMachine.espId}"]`).count()).toBe(0);
+      await openMachine(page, machine.espId);
       await machineCard(page, machine.espId).waitFor();
       await machineCard(page, machine.espId).getByText('Ferry Terminal').waitFor();
-      expect(await machineCard(page, otherMachine.espId).count()).toBe(0);
 
       await machineCard(page, machine.espId)
         .getByRole('link', { name: /Coin-based sales/ })
@@ -113,7 +128,9 @@ describe('dashboards: daily and monthly summaries per machine, with live charts'
 
       const admin = await open();
       await signIn(admin.page, server.admin.email, server.admin.password, '/maindashboard');
-      await machineCard(admin.page, machine.espId).waitFor();
+      const adminRows = admin.page.getByRole('table', { name: 'Machines' });
+      await adminRows.locator(`[data-esp-id="${machine.espId}"]`).waitFor();
+      await openMachine(admin.page, otherMachine.espId);
       await machineCard(admin.page, otherMachine.espId).waitFor();
       // The admin may open a machine's transactions too.
       await machineCard(admin.page, otherMachine.espId)
@@ -130,6 +147,8 @@ describe('dashboards: daily and monthly summaries per machine, with live charts'
     async () => {
       const { page } = await open();
       await signIn(page, server.admin.email, server.admin.password, '/maindashboard');
+      expect(await page.getByLabel('Date', { exact: true }).inputValue()).toBe(daysBefore(0));
+      await openMachine(page, machine.espId);
       const date = page.getByLabel('Date', { exact: true });
       expect(await date.inputValue()).toBe(daysBefore(0));
       const card = machineCard(page, machine.espId);
@@ -154,6 +173,7 @@ describe('dashboards: daily and monthly summaries per machine, with live charts'
     async () => {
       const { page } = await open();
       await signIn(page, server.admin.email, server.admin.password, '/maindashboard');
+      await openMachine(page, machine.espId);
       await machineCard(page, machine.espId).waitFor();
 
       // The summary call fails: the error text.
@@ -191,12 +211,15 @@ describe('dashboards: daily and monthly summaries per machine, with live charts'
   );
 
   it(
-    'on a phone the dashboard fits the screen: charts and cards in one column, no sideways scrolling',
+    'on a phone the dashboard and the machine view fit the screen: one column, no sideways scrolling',
     async () => {
       const { page, pageErrors } = await open(PHONE);
       await signIn(page, manager.email, manager.password, '/manager/dashboard');
-      await machineCard(page, machine.espId).waitFor();
       await page.getByRole('figure', { name: 'Machines online' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+      await openMachine(page, machine.espId);
+      await machineCard(page, machine.espId).waitFor();
       await page.waitForLoadState('networkidle');
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
       expect(pageErrors).toEqual([]);

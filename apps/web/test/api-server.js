@@ -4,6 +4,16 @@ import { createServer } from 'node:http';
  * A real HTTP server standing in for the API in the web app's unit tests: the test says how it
  * answers and reads what it was asked. Typed in api-server.d.ts (the web app's types have no Node).
  */
+/** JSON bodies parsed; anything else (a multipart upload) kept as its text. */
+function parseBody(text) {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 export async function startApiServer() {
   let handler = () => ({ status: 404, body: { statusCode: 404, code: 'NOT_FOUND', message: 'Not found' } });
   const requests = [];
@@ -18,7 +28,7 @@ export async function startApiServer() {
         path: url.pathname.replace(/^\/api/, ''),
         query: Object.fromEntries(url.searchParams),
         headers: req.headers,
-        body: text ? JSON.parse(text) : undefined,
+        body: parseBody(text),
       };
       requests.push(request);
       const { status = 200, body, contentType } = await handler(request);

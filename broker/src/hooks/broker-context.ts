@@ -4,7 +4,7 @@ import type { BrokerHooks, BrokerLogger, DeviceIdentity, RefusalReason, SaleEnve
 import type { ResolvedBrokerOptions } from '../broker-options.js';
 import type { BrokerStatsRecorder } from '../broker-stats.js';
 import { ConnackCode, RefusalError } from '../refusal.js';
-import type { SaleBatcher } from '../sale-batcher.js';
+import type { SaleLanes } from '../sale-lanes.js';
 
 export interface WillMessage {
   topic: string;
@@ -16,7 +16,7 @@ export interface BrokerContext {
   hooks: BrokerHooks;
   logger: BrokerLogger;
   stats: BrokerStatsRecorder;
-  batcher: SaleBatcher<SaleEnvelope>;
+  batcher: SaleLanes<SaleEnvelope>;
   /** Set by `authenticate`; a client without an entry is not authenticated. */
   identities: WeakMap<Client, DeviceIdentity>;
   /** The registered connection per client id, to spot the will of a session that was taken over. */

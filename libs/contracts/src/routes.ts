@@ -4,12 +4,16 @@ import { alarmRoutes } from './alarm/alarm.routes.js';
 import { notificationRoutes } from './notification/notification.routes.js';
 import { salesViewRoutes } from './routes/sales-view.routes.js';
 import { offlineSalesRoutes } from './routes/offline-sales.routes.js';
+import { paymentRoutes } from './payment/payment.routes.js';
+import { fleetRoutes } from './fleet/fleet.routes.js';
 
 export { salesViewRoutes } from './routes/sales-view.routes.js';
 export { ledgerRoutes } from './routes/ledger.routes.js';
 export { alarmRoutes } from './alarm/alarm.routes.js';
 export { notificationRoutes } from './notification/notification.routes.js';
 export { offlineSalesRoutes } from './routes/offline-sales.routes.js';
+export { paymentRoutes } from './payment/payment.routes.js';
+export { fleetRoutes } from './fleet/fleet.routes.js';
 export { route, page, type Access, type RouteDef } from './routes/route-def.js';
 
 /**
@@ -23,6 +27,8 @@ export const apiRoutes = {
   ...alarmRoutes,
   ...offlineSalesRoutes,
   ...notificationRoutes,
+  ...paymentRoutes,
+  ...fleetRoutes,
 };
 
 export type ApiRouteName = keyof typeof apiRoutes;

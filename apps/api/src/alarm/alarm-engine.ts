@@ -56,6 +56,59 @@ export class AlarmEngine {
     return opened;
   }
 
+  /**
+   * `open` for many machines and one kind in a few statements (the sweep: a fleet-wide outage opens
+   * thousands of offline alarms at once). The same rules, in the same transaction-scoped locks taken in
+   * ESP ID order; returns how many alarms opened or reopened.
+   */
+  async openMany(
+    m: EntityManager,
+    changes: AlarmChanges,
+    kind: AlarmKind,
+    openings: { espId: string; details: Record<string, unknown> }[],
+    now: Date,
+  ): Promise<number> {
+    const byMachine = new Map(openings.map((o) => [o.espId, o.details]));
+    const espIds = [...byMachine.keys()].sort((a, b) => a.localeCompare(b));
+    if (espIds.length === 0) return 0;
+    await this.alarms.lockMany(m, espIds, kind);
+    const active = await this.alarms.activeKinds(m, espIds);
+    const resting = await this.alarms.inMaintenance(m, espIds, now);
+    let due = espIds.filter((id) => !active.get(id)?.has(kind) && !resting.has(id));
+    let count = 0;
+    if (kind === 'offline' && due.length > 0) {
+      // A flapping machine: the same alarm again, and no new message (its opening already sent one).
+      const recent = await this.alarms.findAutoClearedSinceMany(m, due, kind, new Date(now.getTime() - FLAP_WINDOW_MS));
+      for (const [espId, alarm] of recent) {
+        const reopened = await this.alarms.reopen(m, alarm.id, byMachine.get(espId)!, now);
+        if (reopened) changes.updated.push(reopened);
+        if (reopened) count++;
+      }
+      due = due.filter((id) => !recent.has(id));
+    }
+    const opened = await this.alarms.insertMany(
+      m,
+      due.map((espId) => ({
+        espId,
+        kind,
+        severity: ALARM_SEVERITY[kind],
+        details: byMachine.get(espId)!,
+        openedAt: now,
+      })),
+    );
+    if (opened.length === 0) return count;
+    const contacts = await this.alarms.contacts(
+      m,
+      opened.map((a) => a.machineId),
+    );
+    await this.notices.enqueue(
+      m,
+      opened.map((a) => this.toNotice(a, 'opened', contacts.get(a.machineId))),
+    );
+    changes.opened.push(...opened);
+    return count + opened.length;
+  }
+
   /** Clears the active alarm of this kind by itself (`clearedBy: "auto"`), if there is one. */
   async clear(m: EntityManager, changes: AlarmChanges, espId: string, kind: AlarmKind, now: Date): Promise<void> {
     const cleared = await this.alarms.clearActive(m, espId, kind, now, 'auto');

@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DomainEvents } from '../events/domain-events.js';
 import { TelemetryStore } from '../telemetry/telemetry-store.js';
 import { KeyedBatch } from '../common/keyed-batch.js';
@@ -30,9 +31,14 @@ export class AlarmStatusListener implements OnApplicationBootstrap, OnModuleDest
     private readonly engine: AlarmEngine,
     private readonly store: TelemetryStore,
     private readonly alarms: AlarmRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
+    if (!this.config.alarms.enabled) {
+      this.logger.warn('The alarm engine is off (ALARMS_ENABLED=false): telemetry is dropped and no alarm opens');
+      return;
+    }
     this.off = this.events.on('machine.status', ({ espId, online, lastSeen }) => {
       if (!online) return;
       this.online

@@ -25,6 +25,8 @@ export class AlarmSweepScheduler implements OnApplicationBootstrap, OnApplicatio
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    // ALARMS_ENABLED=false: no sweep from this process (docs/alarms.md, "Configuration").
+    if (!this.config.alarms.enabled) return;
     const queueConnection = createQueueConnection(this.config, 'alarm-sweep-queue');
     const workerConnection = createQueueConnection(this.config, 'alarm-sweep-worker');
     this.connections = [queueConnection, workerConnection];

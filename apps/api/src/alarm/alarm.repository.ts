@@ -187,6 +187,65 @@ export class AlarmRepository {
     return rows[0] ? toAlarm(rows[0]) : null;
   }
 
+  // --- the engine, for many machines at once (the sweep) -----------------------------------------
+
+  /** `lock` for many machines and one kind, in the order given (the caller sorts, so that lockers never wait in a cycle). */
+  async lockMany(m: EntityManager, espIds: string[], kind: AlarmKind): Promise<void> {
+    if (espIds.length === 0) return;
+    await m.query(
+      `SELECT count(pg_advisory_xact_lock(hashtext('alarm'), hashtext(k.esp_id || '/' || $2)))
+       FROM unnest($1::text[]) WITH ORDINALITY AS k(esp_id, n)`,
+      [espIds, kind],
+    );
+  }
+
+  /** The machines in maintenance at `at`. */
+  async inMaintenance(m: EntityManager, espIds: string[], at: Date): Promise<Set<string>> {
+    const rows: { esp_id: string }[] = await m.query(
+      `SELECT esp_id FROM alarm_settings WHERE esp_id = ANY($1::text[]) AND maintenance_until > $2`,
+      [espIds, at.toISOString()],
+    );
+    return new Set(rows.map((r) => r.esp_id));
+  }
+
+  /** `findAutoClearedSince` for many machines: the newest such alarm of each. */
+  async findAutoClearedSinceMany(
+    m: EntityManager,
+    espIds: string[],
+    kind: AlarmKind,
+    since: Date,
+  ): Promise<Map<string, Alarm>> {
+    const rows: AlarmDbRow[] = await m.query(
+      `SELECT DISTINCT ON (esp_id) * FROM alarms
+       WHERE esp_id = ANY($1::text[]) AND kind = $2 AND status = 'cleared' AND cleared_by = 'auto' AND cleared_at > $3
+       ORDER BY esp_id, cleared_at DESC`,
+      [espIds, kind, since.toISOString()],
+    );
+    return new Map(rows.map((r) => [r.esp_id, toAlarm(r)]));
+  }
+
+  /** `insert` for many alarms in one statement; returns those inserted (a machine with an active one is skipped). */
+  async insertMany(
+    m: EntityManager,
+    rows: { espId: string; kind: AlarmKind; severity: Alarm['severity']; details: object; openedAt: Date }[],
+  ): Promise<Alarm[]> {
+    if (rows.length === 0) return [];
+    const inserted: AlarmDbRow[] = await m.query(
+      `INSERT INTO alarms (esp_id, kind, severity, details, opened_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[])
+       ON CONFLICT (esp_id, kind) WHERE status <> 'cleared' DO NOTHING
+       RETURNING *`,
+      [
+        rows.map((r) => r.espId),
+        rows.map((r) => r.kind),
+        rows.map((r) => r.severity),
+        rows.map((r) => JSON.stringify(r.details)),
+        rows.map((r) => r.openedAt.toISOString()),
+      ],
+    );
+    return inserted.map(toAlarm);
+  }
+
   /** The kinds with an active alarm, per machine. */
   async activeKinds(m: EntityManager, espIds: string[]): Promise<Map<string, Set<AlarmKind>>> {
     const rows: { esp_id: string; kind: AlarmKind }[] = await m.query(

@@ -19,6 +19,8 @@ export class TelemetryIngestProcessor implements OnApplicationBootstrap, OnAppli
   ) {}
 
   onApplicationBootstrap(): void {
+    // ALARMS_ENABLED=false: the broker drops telemetry on arrival, so there is nothing to take.
+    if (!this.config.alarms.enabled) return;
     this.connection = createQueueConnection(this.config, 'telemetry-worker');
     this.worker = new Worker<TelemetryIngestJob>(TELEMETRY_QUEUE, (job) => this.process(job), {
       connection: this.connection,

@@ -67,11 +67,18 @@ export class TelemetryIngestService {
       // Most readings find everything well: a clearing is only tried where an alarm is active.
       const active = await this.alarms.activeKinds(m, [...health.keys()]);
       const now = new Date();
-      for (const [espId, h] of [...health].sort(([a], [b]) => a.localeCompare(b))) {
-        const verdicts = applyReadings(h, byMachine.get(espId) ?? [], settings.get(espId)!);
-        await this.store.saveHealth(m, h);
+      const machines = [...health].sort(([a], [b]) => a.localeCompare(b));
+      const verdicts = new Map(
+        machines.map(([espId, h]) => [espId, applyReadings(h, byMachine.get(espId) ?? [], settings.get(espId)!)]),
+      );
+      // One statement for every machine's latest values; alarms change only where a verdict needs it.
+      await this.store.saveReadings(
+        m,
+        machines.map(([, h]) => h),
+      );
+      for (const [espId] of machines) {
         const activeHere = active.get(espId);
-        for (const [kind, verdict] of [...verdicts].sort(([a], [b]) => a.localeCompare(b))) {
+        for (const [kind, verdict] of [...verdicts.get(espId)!].sort(([a], [b]) => a.localeCompare(b))) {
           if (verdict.action === 'open') {
             if (!activeHere?.has(kind))
               await this.engine.open(m, changes, { espId, kind, details: verdict.details, now });

@@ -201,7 +201,7 @@ export class CardRepository {
       `SELECT 'ledger-' || e.id AS id, coalesce(e.reference, e.id::text) AS "transactionId", e.amount::text AS amount,
               e.created_at AS "createdAt", e.kind, NULL AS flag, e.id AS seq
        FROM ledger_entries e
-       WHERE e.account_type = 'card' AND e.account_id = $1 AND e.kind IN ('load', 'top-up', 'transfer-out', 'transfer-in')
+       WHERE e.account_type = 'card' AND e.account_id = $1 AND e.kind IN ('load', 'top-up', 'transfer-out', 'transfer-in', 'mobile-top-up')
        UNION ALL
        -- A refund names the sale it gives back part of, as that sale's row does.
        SELECT 'ledger-' || e.id, rs.event_id, e.amount::text, e.created_at, e.kind, NULL, e.id

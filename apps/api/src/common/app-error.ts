@@ -52,6 +52,10 @@ export const ERROR_CATALOG: Record<ErrorCode, { status: number; message: string 
     status: 422,
     message: 'An alarm can be assigned only to the machine’s owner manager or its attendant',
   },
+  PaymentNotFound: { status: 404, message: 'Payment not found' },
+  PaymentNotUnmatched: { status: 409, message: 'This payment is not waiting to be matched to a card' },
+  MobileMoneyOff: { status: 422, message: 'Mobile money is not configured on this server' },
+  CardNotActive: { status: 422, message: 'This card is blocked; it cannot be topped up' },
   Internal: { status: 500, message: 'Something went wrong on our side' },
 };
 

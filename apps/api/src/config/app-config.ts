@@ -89,6 +89,11 @@ const envSchema = z.object({
     .default(30_000),
   SALES_RETRY_ATTEMPTS: z.coerce.number().int().min(1, 'SALES_RETRY_ATTEMPTS must be at least 1').default(20),
   SALES_RETRY_DELAY_MS: z.coerce.number().int().min(1, 'SALES_RETRY_DELAY_MS must be at least 1').default(200),
+  /**
+   * docs/alarms.md, "Configuration": false switches the alarm engine off (telemetry is dropped on
+   * arrival, no rule or sweep runs, no alarm opens); alarms already stored can still be worked by hand.
+   */
+  ALARMS_ENABLED: bool.default(true),
   /** docs/alarms.md, "Escalation": a critical or major alarm still open this long goes to every admin. */
   ESCALATE_AFTER_MINUTES: z.coerce
     .number()
@@ -147,7 +152,32 @@ const envSchema = z.object({
     .number()
     .int()
     .min(2, 'NOTIFICATION_LEASE_SECONDS must be at least 2')
-    .default(120),
+    .default(120) /** M-Pesa through Daraja (docs/mobile-money.md): unset MPESA_BASE_URL means off. */,
+  MPESA_BASE_URL: z
+    .string()
+    .refine((v) => /^https?:\/\/[^\s]+$/.test(v), 'MPESA_BASE_URL must look like https://sandbox.safaricom.co.ke')
+    .optional(),
+  MPESA_CONSUMER_KEY: z.string().min(1).optional(),
+  MPESA_CONSUMER_SECRET: z.string().min(1).optional(),
+  MPESA_SHORTCODE: z
+    .string()
+    .regex(/^\d{5,7}$/, 'MPESA_SHORTCODE must be the 5 to 7 digit paybill or till number')
+    .optional(),
+  MPESA_PASSKEY: z.string().min(1).optional(),
+  PUBLIC_URL: z
+    .string()
+    .refine((v) => /^https?:\/\/[^\s]+$/.test(v), 'PUBLIC_URL must look like https://water.example.com')
+    .optional(),
+  MPESA_CALLBACK_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,200}$/, 'MPESA_CALLBACK_TOKEN must be 16 to 200 letters, digits, _ or -')
+    .optional(),
+  MPESA_QUERY_AFTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1, 'MPESA_QUERY_AFTER_SECONDS must be at least 1')
+    .max(86_400, 'MPESA_QUERY_AFTER_SECONDS must be at most 86400')
+    .default(60),
 });
 
 export interface AppConfig {
@@ -183,9 +213,28 @@ export interface AppConfig {
   /** A sales batch that fails for a reason other than an unavailable database: tries and first backoff. */
   salesRetry: { attempts: number; delayMs: number };
   /** Machine health and alarms (docs/alarms.md). */
-  alarms: { escalateAfterMinutes: number; telemetryRetentionDays: number; sweepIntervalMs: number };
+  alarms: {
+    /** false: telemetry is dropped on arrival and no alarm rule, sale rule or sweep runs (ALARMS_ENABLED). */
+    enabled: boolean;
+    escalateAfterMinutes: number;
+    telemetryRetentionDays: number;
+    sweepIntervalMs: number;
+  };
   /** Email, SMS, digests and the daily report (docs/alarms.md, "Notifications"). */
   notifications: NotificationConfig;
+  /** M-Pesa through Daraja (docs/mobile-money.md); undefined when MPESA_BASE_URL is unset. */
+  mpesa?: MpesaConfig;
+}
+
+export interface MpesaConfig {
+  baseUrl: string;
+  consumerKey: string;
+  consumerSecret: string;
+  shortcode: string;
+  passkey: string;
+  publicUrl: string;
+  callbackToken: string;
+  queryAfterSeconds: number;
 }
 
 export interface NotificationConfig {
@@ -216,7 +265,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
     throw new ConfigError('JWT_SECRET is required when NODE_ENV=production. Set JWT_SECRET and start again.');
   }
+  let mpesa: MpesaConfig | undefined;
+  if (e.MPESA_BASE_URL) {
+    const needed = [
+      'MPESA_CONSUMER_KEY',
+      'MPESA_CONSUMER_SECRET',
+      'MPESA_SHORTCODE',
+      'MPESA_PASSKEY',
+      'PUBLIC_URL',
+      'MPESA_CALLBACK_TOKEN',
+    ] as const;
+    const missing = needed.find((name) => !e[name]);
+    if (missing)
+      throw new ConfigError(`${missing} is required when MPESA_BASE_URL is set. Set ${missing} and start again.`);
+    mpesa = {
+      baseUrl: e.MPESA_BASE_URL.replace(/\/+$/, ''),
+      consumerKey: e.MPESA_CONSUMER_KEY!,
+      consumerSecret: e.MPESA_CONSUMER_SECRET!,
+      shortcode: e.MPESA_SHORTCODE!,
+      passkey: e.MPESA_PASSKEY!,
+      publicUrl: e.PUBLIC_URL!.replace(/\/+$/, ''),
+      callbackToken: e.MPESA_CALLBACK_TOKEN!,
+      queryAfterSeconds: e.MPESA_QUERY_AFTER_SECONDS,
+    };
+  }
   return {
+    mpesa,
     env: e.NODE_ENV,
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
@@ -241,6 +315,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     exportIdleTimeoutMs: e.EXPORT_IDLE_TIMEOUT_MS,
     salesRetry: { attempts: e.SALES_RETRY_ATTEMPTS, delayMs: e.SALES_RETRY_DELAY_MS },
     alarms: {
+      enabled: e.ALARMS_ENABLED,
       escalateAfterMinutes: e.ESCALATE_AFTER_MINUTES,
       telemetryRetentionDays: e.TELEMETRY_RETENTION_DAYS,
       sweepIntervalMs: e.ALARM_SWEEP_INTERVAL_MS,

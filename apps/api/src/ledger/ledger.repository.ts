@@ -18,7 +18,8 @@ export interface LockedCard {
   dailyLimitMl: number | null;
 }
 
-export type LedgerKind = 'float_approval' | 'load' | 'top-up' | 'sale' | 'refund' | 'transfer-out' | 'transfer-in';
+export type LedgerKind =
+  'float_approval' | 'load' | 'top-up' | 'sale' | 'refund' | 'transfer-out' | 'transfer-in' | 'mobile-top-up';
 
 export interface LedgerInput {
   accountType: 'float' | 'card';

@@ -1,3 +1,4 @@
+import { carriesOfflineSales } from '@wv/contracts';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -11,6 +12,12 @@ import type { SalesIngestJob } from './sale-ingest.types.js';
 /** How long the queue holds off while PostgreSQL cannot take writes, before a batch is tried again. */
 const DATABASE_RETRY_MS = 1_000;
 const UNAVAILABLE_LOG_EVERY_MS = 10_000;
+/**
+ * Live jobs a worker takes in a row while live jobs still wait, before it lets one backfill job go
+ * ahead of them: strict priority would leave a backlog waiting for as long as live sales keep the
+ * workers busy (docs/architecture.md, "Backfill and live sales").
+ */
+export const LIVE_JOBS_PER_BACKFILL_JOB = 3;
 
 /** Thin: a job is one batch, written by SaleIngestService; errors propagate so BullMQ retries. */
 @Injectable()
@@ -19,6 +26,7 @@ export class SaleIngestProcessor implements OnApplicationBootstrap, OnApplicatio
   private worker?: Worker<SalesIngestJob>;
   private connection?: Redis;
   private unavailableLoggedAt = 0;
+  private liveInARow = 0;
 
   constructor(
     private readonly ingest: SaleIngestService,
@@ -44,6 +52,7 @@ export class SaleIngestProcessor implements OnApplicationBootstrap, OnApplicatio
   }
 
   async process(job: Job<SalesIngestJob>): Promise<void> {
+    this.shareWithBackfill(job);
     try {
       await this.ingest.ingestBatch(job.data.messages, `job-${job.id}`);
     } catch (error) {
@@ -57,6 +66,23 @@ export class SaleIngestProcessor implements OnApplicationBootstrap, OnApplicatio
       await this.queue.holdOff(DATABASE_RETRY_MS);
       throw Worker.RateLimitError();
     }
+  }
+
+  /**
+   * Fair share for the backfill lane: after LIVE_JOBS_PER_BACKFILL_JOB live jobs in a row, the oldest
+   * backfill job goes next if live jobs are waiting. Only the order of work changes: every job is
+   * stored exactly once whichever lane it waits in.
+   */
+  private shareWithBackfill(job: Job<SalesIngestJob>): void {
+    if (job.data.messages.some((m) => carriesOfflineSales(m.payload))) {
+      this.liveInARow = 0;
+      return;
+    }
+    if (++this.liveInARow < LIVE_JOBS_PER_BACKFILL_JOB) return;
+    this.liveInARow = 0;
+    void this.queue.letBackfillThrough().catch((error: unknown) => {
+      this.logger.warn(`Could not let a backfill job through: ${(error as Error).message}`);
+    });
   }
 
   private logUnavailable(error: Error): void {

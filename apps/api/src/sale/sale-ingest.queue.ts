@@ -1,3 +1,4 @@
+import { carriesOfflineSales } from '@wv/contracts';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -8,6 +9,14 @@ import type { RawSalesMessage, SalesIngestJob } from './sale-ingest.types.js';
 
 /** Messages per job: a worker writes one job as one multi-row insert. */
 const MESSAGES_PER_JOB = 250;
+/**
+ * Payload characters per job (about 600 sales). A backlog arrives in arrays of up to 1000 sales, and 250
+ * such messages made one job of tens of thousands of sales: one transaction of seconds that kept a
+ * worker's slot from the live sales queued behind it. Capped by size, a backfill job takes about as
+ * long as a full live one, so a live job waits at most that long for a slot (docs/architecture.md,
+ * "Backfill and live sales").
+ */
+const CHARS_PER_JOB = 128 * 1024;
 
 /**
  * BullMQ takes every job without a priority before any prioritized one, so a backlog of sales made
@@ -17,12 +26,28 @@ const MESSAGES_PER_JOB = 250;
 export const BACKFILL_PRIORITY = 10;
 
 /**
- * Whether a payload carries sales made offline. Only a look at the text: the broker never parses a
- * payload (the worker validates it); a wrong guess changes only which sales wait first, never what
- * is stored.
+ * Cuts messages into jobs of at most `maxMessages` messages and `maxChars` payload characters, in
+ * order; a message larger than `maxChars` is a job of its own.
  */
-export function isBackfill(payload: string): boolean {
-  return /"offline"\s*:\s*true/.test(payload);
+export function packJobs<T extends { payload: string }>(
+  messages: T[],
+  maxMessages = MESSAGES_PER_JOB,
+  maxChars = CHARS_PER_JOB,
+): T[][] {
+  const jobs: T[][] = [];
+  let job: T[] = [];
+  let chars = 0;
+  for (const message of messages) {
+    if (job.length > 0 && (job.length >= maxMessages || chars + message.payload.length > maxChars)) {
+      jobs.push(job);
+      job = [];
+      chars = 0;
+    }
+    job.push(message);
+    chars += message.payload.length;
+  }
+  if (job.length > 0) jobs.push(job);
+  return jobs;
 }
 
 /**
@@ -59,23 +84,36 @@ export class SaleIngestQueue implements OnModuleDestroy {
   async enqueue(messages: RawSalesMessage[]): Promise<void> {
     if (messages.length === 0) return;
     this.backpressure.assertOpen();
-    const live = messages.filter((m) => !isBackfill(m.payload));
-    const backfill = messages.filter((m) => isBackfill(m.payload));
-    const jobs = [];
-    for (const [group, opts] of [
-      [live, undefined],
-      [backfill, { priority: BACKFILL_PRIORITY }],
-    ] as const) {
-      for (let i = 0; i < group.length; i += MESSAGES_PER_JOB) {
-        jobs.push({ name: 'batch', data: { messages: group.slice(i, i + MESSAGES_PER_JOB) }, opts });
-      }
-    }
-    await this.queue.addBulk(jobs);
+    const live: RawSalesMessage[] = [];
+    const backfill: RawSalesMessage[] = [];
+    for (const m of messages) (carriesOfflineSales(m.payload) ? backfill : live).push(m);
+    await this.queue.addBulk([
+      ...packJobs(live).map((group) => ({ name: 'batch', data: { messages: group } })),
+      ...packJobs(backfill).map((group) => ({
+        name: 'batch',
+        data: { messages: group },
+        opts: { priority: BACKFILL_PRIORITY },
+      })),
+    ]);
   }
 
   /** Workers take no job for `ms` (the queue's rate limiter); used while PostgreSQL is unreachable. */
   async holdOff(ms: number): Promise<void> {
     await this.queue.rateLimit(ms);
+  }
+
+  /**
+   * Lets the oldest backfill job go next, ahead of the live jobs waiting (see SaleIngestProcessor):
+   * only while live jobs wait, since otherwise a worker takes it next anyway. A job another worker
+   * took meanwhile is left as it is. Resolves whether a job was moved.
+   */
+  async letBackfillThrough(): Promise<boolean> {
+    if ((await this.queue.getWaitingCount()) === 0) return false;
+    const [oldest] = await this.queue.getPrioritized(0, 0);
+    if (!oldest) return false;
+    // Priority 0 and lifo: to the end of the wait list that workers take from next.
+    await oldest.changePriority({ priority: 0, lifo: true });
+    return true;
   }
 
   async depth(): Promise<number> {

@@ -21,6 +21,10 @@ export class TelemetryStore {
     return this.telemetry.saveHealth(...args);
   }
 
+  saveReadings(...args: Parameters<TelemetryRepository['saveReadings']>) {
+    return this.telemetry.saveReadings(...args);
+  }
+
   findHealth(...args: Parameters<TelemetryRepository['findHealth']>) {
     return this.telemetry.findHealth(...args);
   }

@@ -5,8 +5,12 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { bullPrefix, createQueueConnection } from '../queue/queue-connection.js';
 import { TELEMETRY_QUEUE, type RawTelemetryMessage, type TelemetryIngestJob } from './telemetry.types.js';
 
-/** Publishes of all machines collected this long are queued as one job (one Redis round trip). */
-const FLUSH_AFTER_MS = 50;
+/**
+ * Publishes of all machines collected this long are queued as one job (one Redis round trip, and one
+ * transaction in the worker): 10,000 machines reporting every 30 s make a couple of jobs a second,
+ * not twenty (docs/alarms.md, "Benchmark"). Thresholds are minutes; half a second changes nothing.
+ */
+const FLUSH_AFTER_MS = 500;
 const MESSAGES_PER_JOB = 500;
 /** Jobs waiting past which new telemetry is dropped: it is a sample, and the next one follows. */
 const MAX_BACKLOG_JOBS = 2000;
@@ -25,8 +29,10 @@ export class TelemetryQueue implements OnModuleDestroy {
   private timer?: NodeJS.Timeout;
   private backlog = 0;
   private backlogCheckedAt = 0;
+  private readonly enabled: boolean;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.enabled = config.alarms.enabled;
     this.connection = createQueueConnection(config, 'telemetry-queue');
     this.queue = new Queue<TelemetryIngestJob>(TELEMETRY_QUEUE, {
       connection: this.connection,
@@ -41,6 +47,8 @@ export class TelemetryQueue implements OnModuleDestroy {
   }
 
   add(message: RawTelemetryMessage): void {
+    // ALARMS_ENABLED=false: nothing would read it (docs/alarms.md, "Configuration").
+    if (!this.enabled) return;
     this.buffer.push(message);
     if (this.buffer.length >= MESSAGES_PER_JOB) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_AFTER_MS);

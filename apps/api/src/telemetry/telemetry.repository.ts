@@ -106,6 +106,31 @@ export class TelemetryRepository {
     );
   }
 
+  /**
+   * Writes what readings move (the latest values and the temperature streak) for many machines in one
+   * statement; the rows must be locked by `lockHealth` in the same transaction.
+   */
+  async saveReadings(m: EntityManager, rows: HealthRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await m.query(
+      `UPDATE machine_health h SET at = v.at, tank_level_pct = v.tank, tds_ppm = v.tds, cold_water_temp_c = v.temp,
+         coin_box_pct = v.coin, error_code = v.error_code, temp_high_streak = v.streak
+       FROM unnest($1::text[], $2::timestamptz[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[],
+                   $7::text[], $8::int[]) AS v(esp_id, at, tank, tds, temp, coin, error_code, streak)
+       WHERE h.esp_id = v.esp_id`,
+      [
+        rows.map((h) => h.espId),
+        rows.map((h) => h.at?.toISOString() ?? null),
+        rows.map((h) => h.tankLevelPct),
+        rows.map((h) => h.tdsPpm),
+        rows.map((h) => h.coldWaterTempC),
+        rows.map((h) => h.coinBoxPct),
+        rows.map((h) => h.errorCode),
+        rows.map((h) => h.tempHighStreak),
+      ],
+    );
+  }
+
   async findHealth(espId: string): Promise<HealthRow | null> {
     const rows: RawHealth[] = await this.dataSource.query(`SELECT * FROM machine_health WHERE esp_id = $1`, [espId]);
     return rows[0] ? toHealth(rows[0]) : null;

@@ -38,8 +38,9 @@ describe('bad input on every endpoint', () => {
         .replace(':espId', manager.devices[1]!.espId)
         .replace(':esp32Id', manager.devices[0]!.espId)
         .replace(':userId', attendant.userId)
-        // Alarms: any well-formed id; the input is refused before it is looked up.
-        .replace(':id', '00000000-0000-4000-8000-000000000000');
+        // Alarms and payments: any well-formed id; the input is refused before it is looked up.
+        .replace(':id', '00000000-0000-4000-8000-000000000000')
+        .replace(':paymentId', '00000000-0000-4000-8000-000000000000');
   });
   afterAll(() => t.close());
 
@@ -92,7 +93,8 @@ describe('bad input on every endpoint', () => {
       for (const key of Object.keys(shape).filter(
         (k) => !(shape[k] as { isOptional?: () => boolean }).isOptional?.(),
       )) {
-        expect(named).toContain(key);
+        // A nested payload (Daraja's callbacks) names the field inside the key.
+        expect(named.filter((path) => path === key || path.startsWith(`${key}.`))).not.toEqual([]);
       }
       const array = await t.http.request(def.method, pathFor(def), {
         token: tokenFor(def),

@@ -12,10 +12,12 @@ import { AdminProfileRoute } from './routes/admin/profile';
 import { CreateUserRoute } from './routes/admin/register';
 import { AdminSettingsRoute } from './routes/admin/settings';
 import { UsersRoute } from './routes/admin/users';
+import { AttendantCardsRoute } from './routes/attendant/cards';
 import { AttendantDashboardRoute } from './routes/attendant/dashboard';
 import { RequestFloatRoute } from './routes/attendant/float';
 import { DeviceSettingsRoute } from './routes/machines/device-settings';
 import { MachineHealthRoute } from './routes/machines/machine-health';
+import { MachineViewRoute } from './routes/machines/machine-view';
 import { TransactionsRoute } from './routes/machines/transactions';
 import { ApproveFloatRoute } from './routes/manager/approve-float';
 import { CardInfoRoute } from './routes/manager/card-info';
@@ -27,6 +29,7 @@ import { MyAccountRoute } from './routes/manager/my-account';
 import { RegisterAttendantRoute } from './routes/manager/register-attendant';
 import { RemoveAttendantRoute } from './routes/manager/remove-attendant';
 import { NotFoundRoute } from './routes/not-found';
+import { PaymentsRoute } from './routes/payments/payments';
 import { AccountManagementRoute } from './routes/public/account-management';
 import { GenericRegisterRoute } from './routes/public/generic-register';
 import { LegacyRegisterRoute } from './routes/public/legacy-register';
@@ -91,6 +94,8 @@ const routes: RouteObject[] = [
           { path: manager.machineCoin.path, element: <TransactionsRoute kind="coin" /> },
           { path: manager.device.path, element: <DeviceSettingsRoute /> },
           { path: manager.machineHealth.path, element: <MachineHealthRoute /> },
+          { path: manager.machine.path, element: <MachineViewRoute /> },
+          { path: paths.payments.path, element: <PaymentsRoute /> },
         ],
       },
       {
@@ -102,6 +107,7 @@ const routes: RouteObject[] = [
         children: [
           { path: attendant.dashboard.path, element: <AttendantDashboardRoute /> },
           { path: attendant.float.path, element: <RequestFloatRoute /> },
+          { path: attendant.cards.path, element: <AttendantCardsRoute /> },
         ],
       },
       { path: '*', element: <NotFoundRoute /> },

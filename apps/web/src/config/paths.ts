@@ -18,6 +18,9 @@ export const paths = {
       machineId ? `/alarms?status=all&machineId=${encodeURIComponent(machineId)}` : '/alarms',
   },
 
+  /** M-Pesa payments (admin and manager); admins match unmatched ones and upload statements. */
+  payments: { path: '/payments', getHref: () => '/payments' },
+
   // Admin-only
   admin: {
     dashboard: { path: '/maindashboard', getHref: () => '/maindashboard' },
@@ -58,11 +61,18 @@ export const paths = {
       path: '/machine/:machineId/health',
       getHref: (machineId: string) => `/machine/${encodeURIComponent(machineId)}/health`,
     },
+    /** A machine's own view: its sales of a day and of the month, and links to its other pages. */
+    machine: {
+      path: '/machine/:machineId',
+      getHref: (machineId: string) => `/machine/${encodeURIComponent(machineId)}`,
+    },
   },
 
   // Attendant-only
   attendant: {
     dashboard: { path: '/att/manager/dashboard', getHref: () => '/att/manager/dashboard' },
     float: { path: '/att/manager/float', getHref: () => '/att/manager/float' },
+    /** The cards of the attendant's machine: balances, status, history, top-up, block and replace. */
+    cards: { path: '/att/manager/cards', getHref: () => '/att/manager/cards' },
   },
 } as const;

@@ -98,10 +98,29 @@ export async function fetchApiFile<R extends RouteDef>(
   return response.blob();
 }
 
-async function send<R extends RouteDef>(route: R, input: RouteInput<R>, accept: string): Promise<Response> {
+/**
+ * Sends a multipart form (a file upload) to a contract route with the bearer token; the answer is checked and
+ * failures throw like `callApi`. The browser sets the multipart Content-Type with its boundary.
+ */
+export async function callApiForm<R extends RouteDef>(
+  route: R,
+  form: FormData,
+  input: Pick<RouteInput<R>, 'params' | 'headers'> = {},
+): Promise<RouteOutput<R>> {
+  const response = await send(route, input, 'application/json', form);
+  const data = parseBody(await response.text());
+  return (route.response ? route.response.parse(data) : data) as RouteOutput<R>;
+}
+
+async function send<R extends RouteDef>(
+  route: R,
+  input: RouteInput<R>,
+  accept: string,
+  form?: FormData,
+): Promise<Response> {
   const token = route.access.includes('public') ? null : getToken();
   const headers: Record<string, string> = { Accept: accept, ...input.headers };
-  if (input.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (input.body !== undefined && !form) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
 
   let response: Response;
@@ -109,7 +128,7 @@ async function send<R extends RouteDef>(route: R, input: RouteInput<R>, accept: 
     response = await fetch(routeUrl(route, input), {
       method: route.method,
       headers,
-      body: input.body === undefined ? undefined : JSON.stringify(input.body),
+      body: form ?? (input.body === undefined ? undefined : JSON.stringify(input.body)),
     });
   } catch (error) {
     throw new NetworkError(error);

@@ -41,6 +41,8 @@ export const queryKeys = {
   cardSummary: ['cards', 'summary'] as const,
   machineCards: (esp32Id: string) => ['cards', 'machine', esp32Id] as const,
   cardHistory: (cardId: string) => ['cards', 'history', cardId] as const,
+  /** Under `cards`, so that every card change also asks again whether the machine's list caught up. */
+  cardListSync: (espId: string) => ['cards', 'sync', espId] as const,
 
   audit: (query: object) => ['audit', query] as const,
 };

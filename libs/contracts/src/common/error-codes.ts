@@ -36,6 +36,10 @@ export const ErrorCode = {
   AlarmNotOpen: 'AlarmNotOpen',
   AlarmAlreadyCleared: 'AlarmAlreadyCleared',
   AlarmAssigneeNotInScope: 'AlarmAssigneeNotInScope',
+  PaymentNotFound: 'PaymentNotFound',
+  PaymentNotUnmatched: 'PaymentNotUnmatched',
+  MobileMoneyOff: 'MobileMoneyOff',
+  CardNotActive: 'CardNotActive',
   Internal: 'Internal',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -62,11 +62,19 @@ export type CardRow = z.infer<typeof cardRowSchema>;
  * A card's movements: `refund` gives back the undelivered share of a short-dispensed sale;
  * `transfer-out` / `transfer-in` move the balance of a replaced card to its replacement.
  */
-export const CARD_HISTORY_KINDS = ['load', 'top-up', 'sale', 'refund', 'transfer-out', 'transfer-in'] as const;
+export const CARD_HISTORY_KINDS = [
+  'load',
+  'top-up',
+  'sale',
+  'refund',
+  'transfer-out',
+  'transfer-in',
+  'mobile-top-up',
+] as const;
 export const cardTransactionRowSchema = z.object({
   id: z.string(),
   transaction_id: z.string(),
-  /** Signed: positive for load, top-up, refund and transfer-in; negative for sale and transfer-out. */
+  /** Signed: positive for load, top-up, mobile-top-up, refund and transfer-in; negative for sale and transfer-out. */
   amount: z.number(),
   created_at: z.string(),
   card_type: z.string(),

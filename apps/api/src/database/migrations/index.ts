@@ -10,6 +10,8 @@ import { MachineHealthAlarms1763700700000 } from './1763700700000-machine-health
 import { SaleSequence1763700750000 } from './1763700750000-sale-sequence.js';
 import { CardLists1763700800000 } from './1763700800000-card-lists.js';
 import { Notifications1763700900000 } from './1763700900000-notifications.js';
+import { MobileMoney1763701050000 } from './1763701050000-mobile-money.js';
+import { MachineCoordinates1763701200000 } from './1763701200000-machine-coordinates.js';
 
 /** Every migration, in order. The schema changes only through these (never `synchronize`). */
 export const migrations = [
@@ -25,4 +27,6 @@ export const migrations = [
   SaleSequence1763700750000,
   CardLists1763700800000,
   Notifications1763700900000,
+  MobileMoney1763701050000,
+  MachineCoordinates1763701200000,
 ];

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
+import { useTranslation } from '@/lib/i18n';
 import { isSessionActive, useSession } from '@/lib/session';
 import { NavGroup } from './nav-group';
 import { navItemsFor } from './nav-items';
@@ -11,6 +12,7 @@ import { navItemsFor } from './nav-items';
  * a link (the manager's pending float requests), keyed by the link's path; the app supplies them.
  */
 export function NavBar({ badges = {} }: { badges?: Readonly<Record<string, ReactNode>> }) {
+  const { t } = useTranslation();
   const session = useSession();
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
@@ -51,7 +53,7 @@ export function NavBar({ badges = {} }: { badges?: Readonly<Record<string, React
               ) : (
                 <li key={item.to}>
                   <NavLink className="nav-link" to={item.to} end>
-                    {item.label}
+                    {item.labelKey ? t(item.labelKey) : item.label}
                     {badges[item.to]}
                   </NavLink>
                 </li>

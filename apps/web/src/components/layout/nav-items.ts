@@ -4,6 +4,8 @@ export interface NavLinkItem {
   kind: 'link';
   label: string;
   to: string;
+  /** The label's i18n key, for items of the translated screens (docs/web-app.md, "Languages"). */
+  labelKey?: 'nav.cards' | 'nav.payments';
 }
 
 export interface NavGroupItem {
@@ -17,6 +19,7 @@ export type NavItem = NavLinkItem | NavGroupItem;
 const link = (label: string, to: string): NavLinkItem => ({ kind: 'link', label, to });
 const logout = link('Logout', paths.logout.getHref());
 const alarms = link('Alarms', paths.alarms.getHref());
+const payments: NavLinkItem = { ...link('Payments', paths.payments.getHref()), labelKey: 'nav.payments' };
 
 /**
  * Items depend on the role (docs/web-app.md, "Screens"); the manager has a Management drop-down; every role has Logout.
@@ -30,6 +33,7 @@ export const navItemsByRole = {
     link('Profile', paths.admin.profile.getHref()),
     link('Settings', paths.admin.settings.getHref()),
     link('Audit', paths.admin.audit.getHref()),
+    payments,
     alarms,
     logout,
   ],
@@ -39,6 +43,7 @@ export const navItemsByRole = {
     link('Card Info', paths.manager.cardInfoSummary.getHref()),
     link('Machines', paths.manager.machineUsage.getHref()),
     link('Activity', paths.manager.machineActivity.getHref()),
+    payments,
     alarms,
     {
       kind: 'group',
@@ -53,6 +58,7 @@ export const navItemsByRole = {
   ],
   attendant: [
     link('Add Card', paths.attendant.dashboard.getHref()),
+    { ...link('My Cards', paths.attendant.cards.getHref()), labelKey: 'nav.cards' },
     link('Request Float', paths.attendant.float.getHref()),
     alarms,
     logout,

@@ -1,12 +1,6 @@
-import { Page } from '@/components/ui/page';
-import { SalesDashboard } from '@/features/sales-dashboard/components/sales-dashboard';
-import { machineLinks } from '../machines/machine-links';
+import { FleetDashboardPage } from '../machines/fleet-dashboard-page';
 
-/** Admin dashboard (/maindashboard): every machine's daily and monthly sales, with live charts. */
+/** Admin dashboard (/maindashboard): every machine on the platform, filterable by owner. */
 export function AdminDashboardRoute() {
-  return (
-    <Page title="Dashboard" lead="Every machine on the platform.">
-      <SalesDashboard links={machineLinks} />
-    </Page>
-  );
+  return <FleetDashboardPage lead="Every machine on the platform." showOwner />;
 }

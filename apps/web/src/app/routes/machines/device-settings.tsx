@@ -2,8 +2,9 @@ import { Link, useParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { Page } from '@/components/ui/page';
 import { DeviceSettings } from '@/features/machine-settings/components/device-settings';
+import { CoordinatesPanel } from '@/features/fleet/components/coordinates-panel';
 
-/** Device Settings (/device/{espId}): Wi-Fi and tariffs of one machine. */
+/** Device Settings (/device/{espId}): Wi-Fi, tariffs and the location on the map of one machine. */
 export function DeviceSettingsRoute() {
   const espId = useParams().espId ?? '';
   return (
@@ -16,7 +17,10 @@ export function DeviceSettingsRoute() {
         </Link>
       }
     >
-      <DeviceSettings key={espId} espId={espId} />
+      <div className="stack">
+        <DeviceSettings key={espId} espId={espId} />
+        <CoordinatesPanel key={`coordinates-${espId}`} espId={espId} />
+      </div>
     </Page>
   );
 }

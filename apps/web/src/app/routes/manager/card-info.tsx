@@ -1,6 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { Page } from '@/components/ui/page';
 import { RegisteredCards } from '@/features/cards/components/registered-cards';
+import { MobileTopUpForm } from '@/features/payments/components/mobile-top-up-form';
 
 /** The Registered Cards panel (/manager/card/info); the machine is in the address (`?machineId=`). */
 export function CardInfoRoute() {
@@ -12,6 +13,7 @@ export function CardInfoRoute() {
         key={machineId ?? ''}
         machineId={machineId}
         onMachineChange={(id) => setSearch(id ? { machineId: id } : {})}
+        cardActions={(card) => <MobileTopUpForm key={card.card_id} cardId={card.card_id} />}
       />
     </Page>
   );

@@ -1,12 +1,6 @@
-import { Page } from '@/components/ui/page';
-import { SalesDashboard } from '@/features/sales-dashboard/components/sales-dashboard';
-import { machineLinks } from '../machines/machine-links';
+import { FleetDashboardPage } from '../machines/fleet-dashboard-page';
 
 /** Manager dashboard (/manager/dashboard): the same as the admin's, for the manager's machines. */
 export function ManagerDashboardRoute() {
-  return (
-    <Page title="Dashboard" lead="The machines you own.">
-      <SalesDashboard links={machineLinks} />
-    </Page>
-  );
+  return <FleetDashboardPage lead="The machines you own." showOwner={false} />;
 }

@@ -13,6 +13,7 @@ const KIND_TEXT = {
   refund: 'Refund (short dispense)',
   'transfer-out': 'Moved to replacement card',
   'transfer-in': 'Moved from replaced card',
+  'mobile-top-up': 'M-Pesa top-up',
 } as const;
 const FLAG_TEXT = {
   unknown_card: 'Unknown card',

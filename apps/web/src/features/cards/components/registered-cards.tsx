@@ -1,32 +1,41 @@
-import { useState } from 'react';
+import type { ReactNode } from 'react';
 import type { CardRow } from '@wv/contracts';
 import { formatDateTime } from '@/lib/dates';
-import { formatMoney } from '@/lib/format';
 import { Card } from '@/components/ui/card';
-import { DetailList } from '@/components/ui/detail-list';
 import { Loading } from '@/components/ui/loading';
 import { SelectField, toOptions } from '@/components/ui/select-field';
 import { StatusMessage } from '@/components/ui/status-message';
 import { useCardSummary } from '../api/get-card-summary';
 import { useMachineCards } from '../api/get-machine-cards';
-import { CardHistory } from './card-history';
+import { useLiveCards } from '../hooks/use-live-cards';
+import { CardListSync } from './card-list-sync';
+import { CardPanel } from './card-panel';
+import { CardStatusBadge } from './card-status-badge';
 import { fetchFailure } from './fetch-failure';
+import { useCardSelection } from './use-card-selection';
 
 interface RegisteredCardsProps {
   machineId: string | null;
   onMachineChange: (machineId: string | null) => void;
+  /** Managers and admins set daily limits; block, unblock and replace are everyone's who sees the card. */
+  canSetLimit?: boolean;
+  /** Actions of the selected card that the route composes in (the M-Pesa top-up). */
+  cardActions?: (card: CardRow) => ReactNode;
 }
 
 /**
  * Registered Cards for Machine (docs/web-app.md, "Screens"): selecting a machine loads its cards; a card
- * click selects it and loads its transactions; clicking the same card again deselects it.
+ * click selects it and loads its transactions; clicking the same card again deselects it. Each card shows its
+ * status; the selected one can be blocked, unblocked, replaced and limited, and the machine's card list shows
+ * whether it caught up.
  */
-export function RegisteredCards({ machineId, onMachineChange }: RegisteredCardsProps) {
+export function RegisteredCards({ machineId, onMachineChange, canSetLimit = true, cardActions }: RegisteredCardsProps) {
   const summary = useCardSummary();
   const cards = useMachineCards(machineId);
-  const [selected, setSelected] = useState<string | null>(null);
+  const selection = useCardSelection();
+  useLiveCards(machineId);
   const machines = Object.keys(summary.data ?? {}).sort((a, b) => a.localeCompare(b));
-  const selectedCard = cards.data?.find((card) => card.card_id === selected) ?? null;
+  const selectedCard = cards.data?.find((card) => card.card_id === selection.selected) ?? null;
 
   return (
     <div className="stack">
@@ -38,13 +47,14 @@ export function RegisteredCards({ machineId, onMachineChange }: RegisteredCardsP
           options={toOptions(machineId && !machines.includes(machineId) ? [machineId, ...machines] : machines)}
           value={machineId ?? ''}
           onChange={(event) => {
-            setSelected(null);
+            selection.clear();
             onMachineChange(event.target.value || null);
           }}
         />
       </div>
       {machineId && (
         <Card title={`Registered Cards for Machine ${machineId}`}>
+          <CardListSync espId={machineId} />
           {cards.isPending ? (
             <Loading />
           ) : cards.isError ? (
@@ -57,8 +67,8 @@ export function RegisteredCards({ machineId, onMachineChange }: RegisteredCardsP
                 <li key={card.card_id}>
                   <CardTile
                     card={card}
-                    selected={card.card_id === selected}
-                    onToggle={() => setSelected((current) => (current === card.card_id ? null : card.card_id))}
+                    selected={card.card_id === selection.selected}
+                    onToggle={() => selection.toggle(card.card_id)}
                   />
                 </li>
               ))}
@@ -66,7 +76,18 @@ export function RegisteredCards({ machineId, onMachineChange }: RegisteredCardsP
           )}
         </Card>
       )}
-      {selectedCard && <SelectedCard card={selectedCard} />}
+      {selectedCard && (
+        <CardPanel
+          key={selectedCard.card_id}
+          card={selectedCard}
+          canTopUp={false}
+          canSetLimit={canSetLimit}
+          notice={selection.notice}
+          onNotice={selection.setNotice}
+          onReplaced={selection.replaced}
+          extraActions={cardActions?.(selectedCard)}
+        />
+      )}
     </div>
   );
 }
@@ -74,8 +95,11 @@ export function RegisteredCards({ machineId, onMachineChange }: RegisteredCardsP
 function CardTile({ card, selected, onToggle }: { card: CardRow; selected: boolean; onToggle: () => void }) {
   return (
     <button type="button" className="card-tile" aria-pressed={selected} onClick={onToggle}>
-      <span className="card-tile-row">
-        <span className="tile-label">Card ID</span> <span className="card-tile-id">{card.card_id}</span>
+      <span className="card-tile-row card-tile-head">
+        <span>
+          <span className="tile-label">Card ID</span> <span className="card-tile-id">{card.card_id}</span>
+        </span>
+        <CardStatusBadge status={card.status} />
       </span>
       <span className="card-tile-row">
         <span className="tile-label">Name</span> {card.card_holder_first_name} {card.card_holder_last_name}
@@ -87,25 +111,5 @@ function CardTile({ card, selected, onToggle }: { card: CardRow; selected: boole
         <span className="tile-label">Date Registered</span> {formatDateTime(card.date_registered)}
       </span>
     </button>
-  );
-}
-
-function SelectedCard({ card }: { card: CardRow }) {
-  return (
-    <Card title={`Card ${card.card_id}`} className="selected-card">
-      <div className="stack">
-        <DetailList
-          items={[
-            { label: 'Card ID', value: card.card_id },
-            { label: 'Name', value: `${card.card_holder_first_name} ${card.card_holder_last_name}` },
-            { label: 'Mobile No', value: card.phoneNumber },
-            { label: 'Balance', value: formatMoney(card.card_balance) },
-            { label: 'Card Type', value: card.card_type },
-            { label: 'Date Registered', value: formatDateTime(card.date_registered) },
-          ]}
-        />
-        <CardHistory cardId={card.card_id} />
-      </div>
-    </Card>
   );
 }

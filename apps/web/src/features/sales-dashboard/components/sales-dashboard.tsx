@@ -13,10 +13,11 @@ import { MachineSummaryCard, type MachineLinks } from './machine-summary-card';
 const FleetCharts = lazy(() => import('./fleet-charts'));
 
 /**
- * The admin's and the manager's dashboard (docs/web-app.md, "Screens"): a date picker (today by default, in the
- * app's time zone), live charts, and one card per machine in the caller's scope (the server scopes).
+ * The admin's and the manager's sales of a day (docs/web-app.md, "Screens"): a date picker (today by default, in
+ * the app's time zone) and live charts over the caller's scope (the server scopes); given a machine, that
+ * machine's own view instead: its card with the day's and the month's summaries.
  */
-export function SalesDashboard({ links }: { links: MachineLinks }) {
+export function SalesDashboard({ links, machineId }: { links: MachineLinks; machineId?: string }) {
   const today = useToday();
   const [picked, setPicked] = useState<string | null>(null);
   const date = picked ?? today;
@@ -42,23 +43,27 @@ export function SalesDashboard({ links }: { links: MachineLinks }) {
         <LiveIndicator />
       </div>
 
-      <section aria-label="Charts" className="charts">
-        <h2 className="section-title">{date === today ? 'Today' : formatCalendarDate(date)}</h2>
-        {overview.data ? (
-          <Suspense fallback={<Loading />}>
-            <FleetCharts overview={overview.data} />
-          </Suspense>
-        ) : overview.isError ? (
-          <p className="empty">Charts are not available.</p>
-        ) : (
-          <Loading />
-        )}
-      </section>
+      {machineId === undefined && (
+        <section aria-label="Charts" className="charts">
+          <h2 className="section-title">{date === today ? 'Today' : formatCalendarDate(date)}</h2>
+          {overview.data ? (
+            <Suspense fallback={<Loading />}>
+              <FleetCharts overview={overview.data} />
+            </Suspense>
+          ) : overview.isError ? (
+            <p className="empty">Charts are not available.</p>
+          ) : (
+            <Loading />
+          )}
+        </section>
+      )}
 
-      <section aria-label="Machines">
-        <h2 className="section-title">Machines</h2>
-        <MachineCards daily={daily} monthly={monthly} overview={overview.data} links={links} />
-      </section>
+      {machineId !== undefined && (
+        <section aria-label="Machines">
+          <h2 className="section-title">Machines</h2>
+          <MachineCards daily={daily} monthly={monthly} overview={overview.data} links={links} only={machineId} />
+        </section>
+      )}
     </div>
   );
 }
@@ -68,10 +73,12 @@ interface MachineCardsProps {
   monthly: ReturnType<typeof useMonthlySummary>;
   overview: ReturnType<typeof useFleetOverview>['data'];
   links: MachineLinks;
+  /** The one machine to show. */
+  only: string;
 }
 
 /** The cards follow the daily list, or the monthly list when the daily one is empty. */
-function MachineCards({ daily, monthly, overview, links }: MachineCardsProps) {
+function MachineCards({ daily, monthly, overview, links, only }: MachineCardsProps) {
   if (daily.isError || monthly.isError) {
     return <StatusMessage tone="error">Error: Machine data is not available.</StatusMessage>;
   }
@@ -79,7 +86,9 @@ function MachineCards({ daily, monthly, overview, links }: MachineCardsProps) {
 
   const dailyRows = daily.data.dailyData;
   const monthlyRows = monthly.data.monthlyData;
-  const machineIds = (dailyRows.length ? dailyRows : monthlyRows).map((row) => row.machineId);
+  const machineIds = (dailyRows.length ? dailyRows : monthlyRows)
+    .map((row) => row.machineId)
+    .filter((id) => id === only);
   if (!machineIds.length) return <p className="empty">No machines available for the selected date.</p>;
 
   return (

@@ -1,0 +1,139 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { MOBILE_MONEY_PROVIDER, ProviderError, type MobileMoneyProvider } from './mobile-money.provider.js';
+import { PaymentSettlementService } from './payment-settlement.service.js';
+import { PaymentRepository, type StoredPayment } from './payment.repository.js';
+
+const TICK_MS = 1_000;
+const PER_TICK = 50;
+/** How long a worker holds a claimed push or query before another may take it over. */
+const LEASE_SECONDS = 120;
+const PUSH_ATTEMPTS = 5;
+const PUSH_RETRY_MS = 5_000;
+/** A query that found the push still processing, or failed, is asked again after MPESA_QUERY_AFTER_SECONDS, at most this. */
+const QUERY_RETRY_CAP_MS = 30 * 60_000;
+const ERROR_LOG_EVERY_MS = 10_000;
+/** A paybill URL registration Daraja refused is tried again after this. */
+const REGISTER_RETRY_MS = 60_000;
+
+/**
+ * Runs in the worker role (docs/mobile-money.md, "Exactly once"): every second it sends the queued STK
+ * pushes (the payments table is their durable outbox; rows are claimed under row locks and leases, so
+ * several workers never send one push twice) and asks Daraja about pushes whose callback has not come
+ * MPESA_QUERY_AFTER_SECONDS after they were accepted, settling them by the answer.
+ */
+@Injectable()
+export class PaymentDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Payments');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+  private errorLoggedAt = 0;
+  private paybillRegistered = false;
+  private paybillTriedAt = 0;
+
+  constructor(
+    private readonly payments: PaymentRepository,
+    private readonly settlement: PaymentSettlementService,
+    @Inject(MOBILE_MONEY_PROVIDER) private readonly provider: MobileMoneyProvider,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.mpesa) this.arm();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private arm(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.tick()
+        .catch((error: Error) => this.logError(error))
+        .finally(() => this.arm());
+    }, TICK_MS);
+  }
+
+  /** One round: register the paybill URLs (until Daraja took them), send what is queued, query what is due. */
+  async tick(): Promise<void> {
+    if (!this.paybillRegistered && Date.now() - this.paybillTriedAt >= REGISTER_RETRY_MS) await this.registerPaybill();
+    const { stale, claimed } = await this.payments.claimPushes(PER_TICK, LEASE_SECONDS);
+    if (stale > 0) this.logger.warn(`${stale} STK push(es) of unknown outcome (the worker stopped) marked failed`);
+    await Promise.all(claimed.map((p) => this.push(p)));
+    if (this.stopped) return;
+    const due = await this.payments.claimQueries(PER_TICK, LEASE_SECONDS);
+    await Promise.all(due.map((q) => this.query(q.id, q.checkoutRequestId)));
+  }
+
+  /** Every worker registers the same URLs at start; Daraja keeps the last, which is the same. */
+  private async registerPaybill(): Promise<void> {
+    this.paybillTriedAt = Date.now();
+    const mpesa = this.config.mpesa!;
+    const base = `${mpesa.publicUrl}/api/payments/mpesa/${mpesa.callbackToken}/c2b`;
+    try {
+      await this.provider.registerPaybillUrls({
+        validationUrl: `${base}/validation`,
+        confirmationUrl: `${base}/confirmation`,
+      });
+      this.paybillRegistered = true;
+    } catch (error) {
+      this.logError(error as Error);
+    }
+  }
+
+  private async push(payment: StoredPayment): Promise<void> {
+    const mpesa = this.config.mpesa!;
+    try {
+      const accepted = await this.provider.requestPayment({
+        msisdn: payment.phoneNumber!.replace(/^\+/, ''),
+        amount: payment.amountCents / 100,
+        accountReference: payment.accountReference ?? payment.cardId ?? 'top-up',
+        callbackUrl: `${mpesa.publicUrl}/api/payments/mpesa/${mpesa.callbackToken}/stk-callback`,
+      });
+      await this.payments.markPushed(
+        payment.id,
+        accepted.requestId,
+        accepted.merchantRequestId,
+        mpesa.queryAfterSeconds,
+      );
+    } catch (error) {
+      const e = error instanceof ProviderError ? error : new ProviderError(String(error), 'unknown', false);
+      this.logError(e);
+      // Sent again only when it surely was not taken: an answer that refused it, or a call that never left.
+      if (e.delivery !== 'unknown' && e.retryable) {
+        await this.payments.retryPush(payment.id, e.message, PUSH_RETRY_MS, PUSH_ATTEMPTS);
+      } else {
+        await this.payments.failPush(payment.id, e.message);
+      }
+    }
+  }
+
+  private async query(id: string, checkoutRequestId: string): Promise<void> {
+    const waitMs = Math.min(this.config.mpesa!.queryAfterSeconds * 1000, QUERY_RETRY_CAP_MS);
+    try {
+      const answer = await this.provider.queryPayment(checkoutRequestId);
+      if (answer.state === 'processing') {
+        await this.payments.scheduleQuery(id, waitMs, null);
+        return;
+      }
+      await this.settlement.settleStk(
+        'stk-query',
+        { checkoutRequestId, resultCode: answer.resultCode, resultDesc: answer.resultDesc },
+        answer,
+      );
+    } catch (error) {
+      this.logError(error as Error);
+      await this.payments.scheduleQuery(id, waitMs, (error as Error).message);
+    }
+  }
+
+  private logError(error: Error): void {
+    if (Date.now() - this.errorLoggedAt < ERROR_LOG_EVERY_MS) return;
+    this.errorLoggedAt = Date.now();
+    this.logger.warn(`M-Pesa: ${error.message}`);
+  }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Job } from 'bullmq';
+import type { AppConfig } from '../config/app-config.js';
+import { LIVE_JOBS_PER_BACKFILL_JOB, SaleIngestProcessor } from './sale-ingest.processor.js';
+import type { SaleIngestQueue } from './sale-ingest.queue.js';
+import type { SaleIngestService } from './sale-ingest.service.js';
+import type { SalesIngestJob } from './sale-ingest.types.js';
+
+// The backfill lane's fair share (docs/architecture.md, "Backfill and live sales"): strict priority
+// alone would starve a backlog while live jobs keep the workers busy.
+
+const job = (id: number, offline: boolean): Job<SalesIngestJob> =>
+  ({
+    id: String(id),
+    data: {
+      messages: [
+        {
+          espId: 'M-1',
+          topic: 'wv/v1/machines/M-1/sales',
+          payload: JSON.stringify([{ eventId: `e${id}`, ...(offline ? { offline: true } : {}) }]),
+          receivedAt: new Date(0).toISOString(),
+          source: 'mqtt',
+        },
+      ],
+    },
+  }) as unknown as Job<SalesIngestJob>;
+
+function processor() {
+  const written: string[] = [];
+  let letThrough = 0;
+  const ingest = {
+    ingestBatch: async (_messages: unknown, key: string) => {
+      written.push(key);
+      return { inserted: [], duplicates: 0, deadLettered: 0 };
+    },
+  } as unknown as SaleIngestService;
+  const queue = {
+    letBackfillThrough: async () => {
+      letThrough++;
+      return true;
+    },
+  } as unknown as SaleIngestQueue;
+  const p = new SaleIngestProcessor(ingest, queue, {} as AppConfig);
+  return { p, written, letThrough: () => letThrough };
+}
+
+describe('SaleIngestProcessor fair share for backfill', () => {
+  it(`lets one backfill job through after every ${LIVE_JOBS_PER_BACKFILL_JOB} live jobs in a row`, async () => {
+    const { p, written, letThrough } = processor();
+    for (let i = 0; i < LIVE_JOBS_PER_BACKFILL_JOB * 3; i++) await p.process(job(i, false));
+    expect(letThrough()).toBe(3);
+    expect(written).toHaveLength(LIVE_JOBS_PER_BACKFILL_JOB * 3);
+  });
+
+  it('counts again from a backfill job: live sales keep the larger share', async () => {
+    const { p, letThrough } = processor();
+    for (let i = 0; i < LIVE_JOBS_PER_BACKFILL_JOB - 1; i++) await p.process(job(i, false));
+    await p.process(job(100, true));
+    for (let i = 0; i < LIVE_JOBS_PER_BACKFILL_JOB - 1; i++) await p.process(job(200 + i, false));
+    expect(letThrough()).toBe(0);
+    await p.process(job(300, false));
+    expect(letThrough()).toBe(1);
+  });
+});
