@@ -16,6 +16,9 @@ const MAX_ROWS_PER_MESSAGE = 10_000;
 const MAX_ATTEMPTS = 20;
 const SCHEDULE_EVERY_MS = 30_000;
 const ERROR_LOG_EVERY_MS = 10_000;
+/** First wait before recording a send's outcome again (doubling up to RECORD_RETRY_MAX_MS). */
+const RECORD_RETRY_MS = 100;
+const RECORD_RETRY_MAX_MS = 2_000;
 /** Settled messages, alarm events and reports are kept this long (an alarm's `notifications` list). */
 export const NOTIFICATION_RETENTION_DAYS = 90;
 const PURGE_EVERY_MS = 3600 * 1000;
@@ -110,6 +113,7 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
   }
 
   private async deliver(batch: ClaimedBatch): Promise<void> {
+    const leaseEnds = Date.now() + this.config.notifications.leaseSeconds * 1000;
     try {
       if (batch.channel === 'email') {
         await this.mail.send({
@@ -124,14 +128,36 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
     } catch (error) {
       const permanent = error instanceof ChannelError && error.permanent;
       this.logError(error as Error);
-      await this.outbox.markFailed(batch, (error as Error).message, {
-        permanent,
-        retryDelayMs: this.config.notifications.retryDelayMs,
-        maxAttempts: MAX_ATTEMPTS,
-      });
+      await this.record(leaseEnds, () =>
+        this.outbox.markFailed(batch, (error as Error).message, {
+          permanent,
+          retryDelayMs: this.config.notifications.retryDelayMs,
+          maxAttempts: MAX_ATTEMPTS,
+        }),
+      );
       return;
     }
-    await this.outbox.markSent(batch);
+    await this.record(leaseEnds, () => this.outbox.markSent(batch));
+  }
+
+  /**
+   * Records a send's outcome, retrying while PostgreSQL is unreachable (a restart, a reset connection):
+   * the outcome is known now and would be lost with the error. Unrecorded, the rows would wait for
+   * their lease and count as a crash: an email sent again, an SMS given up though it was delivered
+   * (docs/alarms.md, "What is guaranteed when a process dies"). Gives up only when the process stops
+   * or at the end of the claim's lease, after which another worker may take the message over; the
+   * lease path then applies as for a crash.
+   */
+  private async record(deadline: number, write: () => Promise<void>): Promise<void> {
+    for (let delay = RECORD_RETRY_MS; ; delay = Math.min(delay * 2, RECORD_RETRY_MAX_MS)) {
+      try {
+        return await write();
+      } catch (error) {
+        if (this.stopped || Date.now() + delay >= deadline) throw error;
+        this.logError(error as Error);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
   }
 
   private logError(error: Error): void {

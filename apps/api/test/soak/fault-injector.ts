@@ -11,7 +11,12 @@ export interface FaultOutcome {
   /** Resolves when whatever the fault left restarting is ready again (a killed process). */
   settled: Promise<void>;
   recovery?: Recovery;
+  /** kill-worker-sending: whether a message was in the server's hands when the worker died (else it died anyway). */
+  midSend?: boolean;
 }
+
+/** How long kill-worker-sending waits for a message to be in flight before it kills the worker anyway. */
+const MID_SEND_WAIT_MS = 20_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -25,7 +30,8 @@ export class FaultInjector {
   async inject(spec: FaultSpec): Promise<FaultOutcome> {
     const startedAt = Date.now();
     let settled: Promise<void> = Promise.resolve();
-    const { proxy, redis, pg } = this.cluster;
+    let midSend: boolean | undefined;
+    const { proxy, redis, pg, outside } = this.cluster;
     switch (spec.kind) {
       case 'kill-api':
       case 'kill-worker': {
@@ -68,8 +74,39 @@ export class FaultInjector {
         await proxy.heal(name);
         break;
       }
+      case 'partition-mqtt': {
+        const name = `mqtt-${spec.group ?? 'a'}`;
+        await proxy.blackhole(name);
+        await sleep(spec.durationMs);
+        if (spec.end === 'reset') await proxy.reset(name);
+        await proxy.heal(name);
+        break;
+      }
+      case 'stop-smtp':
+        await outside.smtpDown();
+        await sleep(spec.durationMs);
+        await outside.smtpUp();
+        break;
+      case 'fail-sms':
+        await outside.smsDown(spec.sms ?? '5xx');
+        await sleep(spec.durationMs);
+        await outside.smsUp();
+        break;
+      case 'kill-worker-sending': {
+        // The server has taken the message and holds its answer until the worker is dead.
+        const killed = outside.onNextMessage(spec.channel ?? 'email', () => this.supervisor.kill('worker'));
+        const timer = new Promise<'timeout'>((r) => setTimeout(r, MID_SEND_WAIT_MS, 'timeout'));
+        midSend = (await Promise.race([killed.then(() => 'hit' as const), timer])) === 'hit';
+        if (!midSend) {
+          outside.disarm();
+          await this.supervisor.kill('worker');
+        }
+        await sleep(spec.durationMs);
+        settled = this.supervisor.start('worker').then(() => undefined);
+        break;
+      }
     }
     settled.catch(() => undefined);
-    return { spec, startedAt, endedAt: Date.now(), settled };
+    return { spec, startedAt, endedAt: Date.now(), settled, midSend };
   }
 }

@@ -2,10 +2,14 @@ import { createRandom, type Random } from '@wv/simulator';
 
 /**
  * What the soak can break. Processes: SIGKILL of the api/broker process or of the worker process,
- * restarted by the supervisor after a delay. Servers: Redis killed or shut down and started again
- * (its append-only file keeps what it acknowledged), PostgreSQL stopped (fast or immediate) and
- * started again. Network, through the proxies between the program and PostgreSQL or Redis: added
- * latency, every connection reset, or traffic held (blackholed) and then healed or reset.
+ * restarted by the supervisor after a delay; or of the worker while the SMTP server or the SMS API
+ * holds a message it took and has not yet answered (the window between sending and recording).
+ * Servers: Redis killed or shut down and started again (its append-only file keeps what it
+ * acknowledged), PostgreSQL stopped (fast or immediate) and started again, the SMTP server stopped,
+ * the SMS API stopped or answering 503. Network, through the proxies between the program and
+ * PostgreSQL or Redis: added latency, every connection reset, or traffic held (blackholed) and then
+ * healed or reset; and a partition of half the fleet from the broker (blackholed, FIN and RST
+ * included, so both sides only learn of it from MQTT keepalives).
  */
 export const FAULT_KINDS = [
   'kill-api',
@@ -18,6 +22,10 @@ export const FAULT_KINDS = [
   'reset-redis',
   'blackhole-pg',
   'blackhole-redis',
+  'partition-mqtt',
+  'stop-smtp',
+  'fail-sms',
+  'kill-worker-sending',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -36,7 +44,24 @@ export interface FaultSpec {
    * in hand-made plans) every held connection is silently abandoned.
    */
   end?: 'heal' | 'reset' | 'drop';
+  /** partition-mqtt: which half of the fleet is cut off (each reaches the broker through its own proxy). */
+  group?: MachineGroup;
+  /** fail-sms: the API does not answer connections, or answers 503 without taking the message. */
+  sms?: 'stopped' | '5xx';
+  /** kill-worker-sending: whose server holds the message when the worker is killed. */
+  channel?: 'email' | 'sms';
 }
+
+export type MachineGroup = 'a' | 'b';
+
+/**
+ * The machines' MQTT keepalive in the soak, in seconds. In the field a machine uses about 30 s
+ * (the simulator's default), so a partition of minutes is a few keepalive periods; the soak keeps
+ * the ratio and shrinks the clock: a partition of 3 to 6 periods (6–12 s here) runs the same code
+ * (PINGREQ unanswered, the client's and the broker's keepalive timeouts, session takeover on the
+ * reconnect, the outbox's backlog flush) as 1.5–3 minutes at 30 s.
+ */
+export const MACHINE_KEEPALIVE_S = 2;
 
 export interface RunPlan {
   seed: number;
@@ -83,16 +108,34 @@ function faultOf(kind: FaultKind, rng: Random): FaultSpec {
       const durationMs = rng.next() < 0.3 ? between(rng, 8_000, 12_000) : between(rng, 1_000, 4_000);
       return { kind, gapMs, durationMs, end: rng.next() < 0.5 ? 'heal' : 'reset' };
     }
+    case 'partition-mqtt': {
+      // Mostly several keepalive periods (both sides give the connection up); now and then under
+      // one and a half (the connection survives and the held packets arrive late).
+      const k = MACHINE_KEEPALIVE_S * 1000;
+      const durationMs = rng.next() < 0.75 ? between(rng, 3 * k, 6 * k) : between(rng, k / 2, (6 * k) / 5);
+      const group: MachineGroup = rng.next() < 0.5 ? 'a' : 'b';
+      return { kind, gapMs, durationMs, end: rng.next() < 0.5 ? 'heal' : 'reset', group };
+    }
+    case 'stop-smtp':
+      return { kind, gapMs, durationMs: between(rng, 1_000, 5_000) };
+    case 'fail-sms':
+      return { kind, gapMs, durationMs: between(rng, 1_000, 5_000), sms: rng.next() < 0.5 ? 'stopped' : '5xx' };
+    case 'kill-worker-sending':
+      return { kind, gapMs, durationMs: between(rng, 0, 1_000), channel: rng.next() < 0.5 ? 'email' : 'sms' };
   }
 }
 
 /** About how long a fault takes from its gap to a measured recovery (the restart or the probe's commit). */
 const RECOVERY_ALLOWANCE_MS = 1_500;
 
+/** Faults per run: with 14 kinds, three runs of up to five cover them all (the short soak in `npm test`). */
+export const MIN_FAULTS = 2;
+export const MAX_FAULTS = 5;
+
 /** Everything a run does, from its seed alone: `SOAK_SEED=n` replays the same faults and workload. */
 export function planRun(seed: number, sizes: PlanSizes = DEFAULT_SIZES): RunPlan {
   const rng = createRandom(seed);
-  const count = between(rng, 2, 4);
+  const count = between(rng, MIN_FAULTS, MAX_FAULTS);
   const kinds = [...FAULT_KINDS];
   const faults: FaultSpec[] = [];
   for (let i = 0; i < count; i++) {
@@ -110,30 +153,44 @@ export function withFaults(plan: RunPlan, faults: FaultSpec[], sizes: PlanSizes 
 }
 
 /**
- * The first seeds from `base` on whose plans together hold every fault kind in `runs` runs: the short
- * soak in `npm test` stays small and still tries everything. Deterministic for a given base.
+ * Seeds from `base` whose plans together hold every fault kind in `runs` runs: the short soak in
+ * `npm test` stays small and still tries everything (a partition long enough for the keepalives to
+ * give the connections up). Of the first covers found it takes the one with
+ * the least planned fault time (gaps and durations), so that it stays short too. Deterministic for a
+ * given base.
  */
 export function coveringSeeds(base: number, runs: number, sizes: PlanSizes = DEFAULT_SIZES): number[] {
   const all = (1 << FAULT_KINDS.length) - 1;
   const bits = (n: number) => n.toString(2).replace(/0/g, '').length;
-  const masks = Array.from({ length: 3_000 }, (_, i) =>
-    planRun(base + i, sizes).faults.reduce((m, f) => m | (1 << FAULT_KINDS.indexOf(f.kind)), 0),
+  const plans = Array.from({ length: 3_000 }, (_, i) => planRun(base + i, sizes));
+  // A partition counts only when it outlasts the keepalives (both sides give the connection up): the
+  // case the short soak must not miss.
+  const counts = (f: FaultSpec) => f.kind !== 'partition-mqtt' || f.durationMs >= 3 * MACHINE_KEEPALIVE_S * 1000;
+  const masks = plans.map((p) =>
+    p.faults.reduce((m, f) => (counts(f) ? m | (1 << FAULT_KINDS.indexOf(f.kind)) : m), 0),
   );
-  const search = (chosen: number[], covered: number, from: number): number[] | null => {
-    if (covered === all) return chosen;
-    const slotsLeft = runs - chosen.length;
-    if (slotsLeft === 0) return null;
-    const missing = bits(all & ~covered);
-    for (let i = from; i < masks.length; i++) {
-      const fresh = bits(masks[i]! & ~covered);
-      // A run adds at most 4 kinds: skip seeds after which the rest cannot complete the cover.
-      if (fresh === 0 || fresh + (slotsLeft - 1) * 4 < missing) continue;
-      const found = search([...chosen, base + i], covered | masks[i]!, i + 1);
-      if (found) return found;
+  const spans = plans.map((p) => p.faults.reduce((ms, f) => ms + f.gapMs + f.durationMs, 0));
+  const CANDIDATES = 50;
+  const covers: number[][] = [];
+  const search = (chosen: number[], covered: number, from: number): void => {
+    if (covers.length >= CANDIDATES) return;
+    if (covered === all) {
+      covers.push(chosen);
+      return;
     }
-    return null;
+    const slotsLeft = runs - chosen.length;
+    if (slotsLeft === 0) return;
+    const missing = bits(all & ~covered);
+    for (let i = from; i < masks.length && covers.length < CANDIDATES; i++) {
+      const fresh = bits(masks[i]! & ~covered);
+      // A run adds at most MAX_FAULTS kinds: skip seeds after which the rest cannot complete the cover.
+      if (fresh === 0 || fresh + (slotsLeft - 1) * MAX_FAULTS < missing) continue;
+      search([...chosen, i], covered | masks[i]!, i + 1);
+    }
   };
-  const seeds = search([], 0, 0);
-  if (!seeds) throw new Error(`no ${runs} seeds from ${base} cover every fault kind`);
-  return seeds;
+  search([], 0, 0);
+  if (!covers.length) throw new Error(`no ${runs} seeds from ${base} cover every fault kind`);
+  const span = (cover: number[]) => cover.reduce((ms, i) => ms + spans[i]!, 0);
+  const best = covers.reduce((a, b) => (span(b) < span(a) ? b : a));
+  return best.map((i) => base + i);
 }

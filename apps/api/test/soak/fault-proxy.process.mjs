@@ -66,9 +66,13 @@ class Lane {
 }
 
 class Proxy {
-  constructor(name, targetPort) {
+  constructor(name, targetPort, holdCloses = false) {
     this.name = name;
     this.targetPort = targetPort;
+    // A blackhole that also swallows FIN and RST: while it lasts, one side closing is not seen by the
+    // other, which only learns of it from its own timeouts (MQTT keepalive) or, once the network
+    // heals, from the RST its next packet meets.
+    this.holdCloses = holdCloses;
     this.latencyMs = 0;
     this.blackholed = false;
     this.pairs = new Set();
@@ -87,6 +91,10 @@ class Proxy {
     const pair = { client, upstream: null, lanes: [] };
     this.pairs.add(pair);
     const forget = () => {
+      if (this.holdCloses && this.blackholed) {
+        pair.clientGone = true;
+        return;
+      }
       this.pairs.delete(pair);
       client.destroy();
       pair.upstream?.destroy();
@@ -116,6 +124,10 @@ class Proxy {
     upstream.on('data', (chunk) => down.push(chunk));
     upstream.on('end', () => down.end());
     const fail = () => {
+      if (this.holdCloses && this.blackholed) {
+        pair.upstreamGone = true;
+        return;
+      }
       this.pairs.delete(pair);
       // The server went away (restart, refused): the client sees its connection reset.
       if (!pair.client.destroyed) pair.client.resetAndDestroy();
@@ -142,6 +154,14 @@ class Proxy {
     } else if (blackholed === false && this.blackholed) {
       this.blackholed = false;
       for (const pair of [...this.pairs]) {
+        if (pair.clientGone || pair.upstreamGone) {
+          // What one side closed in the dark: the other side's next packet now meets a RST.
+          this.pairs.delete(pair);
+          for (const lane of pair.lanes) lane.hold();
+          if (!pair.client.destroyed) pair.client.resetAndDestroy();
+          if (pair.upstream && !pair.upstream.destroyed) pair.upstream.resetAndDestroy();
+          continue;
+        }
         if (pair.pendingConnect) {
           this.connect(pair);
           continue;
@@ -189,6 +209,12 @@ class Proxy {
     return pairs.length;
   }
 
+  /** Stops listening and resets every connection (the proxy is being replaced or the run is over). */
+  close() {
+    this.reset();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
   stats() {
     return { ...this.counts, open: this.pairs.size, latencyMs: this.latencyMs, blackholed: this.blackholed };
   }
@@ -204,7 +230,8 @@ process.on('message', async (message) => {
   const { id, op, name } = message;
   try {
     if (op === 'listen') {
-      const proxy = new Proxy(name, message.targetPort);
+      await proxies.get(name)?.close();
+      const proxy = new Proxy(name, message.targetPort, message.holdCloses === true);
       proxies.set(name, proxy);
       send({ id, ok: true, port: await proxy.listen() });
     } else if (op === 'set') {
@@ -214,6 +241,10 @@ process.on('message', async (message) => {
       send({ id, ok: true, count: proxies.get(name).reset() });
     } else if (op === 'drop') {
       send({ id, ok: true, count: proxies.get(name).drop() });
+    } else if (op === 'close') {
+      await proxies.get(name)?.close();
+      proxies.delete(name);
+      send({ id, ok: true });
     } else if (op === 'stats') {
       send({ id, ok: true, stats: Object.fromEntries([...proxies].map(([n, p]) => [n, p.stats()])) });
     } else {

@@ -24,7 +24,8 @@ interface Reply {
 /**
  * Drives the proxy process (fault-proxy.process.mjs): one listening port per named target. The
  * program is given the proxy's port instead of the server's, so every byte it exchanges with
- * PostgreSQL or Redis can be delayed, held, or cut.
+ * PostgreSQL or Redis can be delayed, held, or cut; the fleet's machines reach the broker through
+ * two more (one per group), so that a partition cuts some machines off and not the others.
  */
 export class FaultProxy {
   private nextId = 1;
@@ -56,9 +57,12 @@ export class FaultProxy {
     });
   }
 
-  /** Opens a proxy named `name` to 127.0.0.1:`targetPort`; returns the port the program should use. */
-  async add(name: string, targetPort: number): Promise<number> {
-    const { port } = await this.call({ op: 'listen', name, targetPort });
+  /**
+   * Opens a proxy named `name` to 127.0.0.1:`targetPort` (replacing one of that name); returns the port
+   * the program should use. `holdCloses`: a blackhole swallows FIN and RST too (see the process).
+   */
+  async add(name: string, targetPort: number, opts: { holdCloses?: boolean } = {}): Promise<number> {
+    const { port } = await this.call({ op: 'listen', name, targetPort, holdCloses: opts.holdCloses === true });
     this.ports.set(name, port!);
     return port!;
   }
@@ -91,6 +95,12 @@ export class FaultProxy {
   /** Abandons every open connection silently (no FIN, no RST to the client); returns how many. */
   async drop(name: string): Promise<number> {
     return (await this.call({ op: 'drop', name })).count!;
+  }
+
+  /** Closes the proxy named `name` and resets its connections. */
+  async close(name: string): Promise<void> {
+    await this.call({ op: 'close', name });
+    this.ports.delete(name);
   }
 
   async stats(): Promise<Record<string, ProxyStats>> {

@@ -4,10 +4,13 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createAttendant, createManager, provisionDevice } from '../factories/fleet.factory.js';
 import { SALES_QUEUE } from '../../src/queue/queue-connection.js';
+import { TELEMETRY_QUEUE } from '../../src/telemetry/telemetry.types.js';
 import { HttpClient } from '../support/http-client.js';
 import { spawnServer, type Deployment } from '../support/server-process.js';
 import { FaultProxy } from './fault-proxy.js';
 import { freePort } from './free-port.js';
+import type { Recipient } from './notification-checks.js';
+import { NotifyOutside } from './notify-outside.js';
 import { PgCluster } from './pg-cluster.js';
 import { RedisInstance } from './redis-instance.js';
 
@@ -35,7 +38,15 @@ export interface SoakFixtures {
   machines: MachineCredentials[];
   /** A machine of its own for the recovery probe. */
   probe: MachineCredentials;
+  /**
+   * Machines of the manager that only report telemetry (the alarm workload), each with who hears of
+   * its alarms: the manager (email and SMS) and, for some, an attendant (SMS: attendants have no email).
+   */
+  alarmMachines: (MachineCredentials & { recipients: Recipient[] })[];
 }
+
+/** The alarms' local time zone, set for the program and used by the checks to compose SMS texts. */
+export const SOAK_TIMEZONE = 'Africa/Dar_es_Salaam';
 
 export interface QueueState {
   wait: number;
@@ -63,23 +74,27 @@ export class SoakCluster {
     readonly pg: PgCluster,
     readonly redis: RedisInstance,
     readonly proxy: FaultProxy,
+    readonly outside: NotifyOutside,
     readonly fixtures: SoakFixtures,
     private readonly jwtSecret: string,
   ) {}
 
-  static async create(opts: { machines: number; attendants: number }): Promise<SoakCluster> {
+  static async create(opts: { machines: number; attendants: number; alarmMachines: number }): Promise<SoakCluster> {
     const pg = await PgCluster.create();
     let redis: RedisInstance | undefined;
     let proxy: FaultProxy | undefined;
+    let outside: NotifyOutside | undefined;
     try {
       redis = await RedisInstance.create();
       proxy = FaultProxy.start();
       await proxy.add('pg', pg.port);
       await proxy.add('redis', redis.port);
+      outside = await NotifyOutside.start();
       const jwtSecret = randomBytes(24).toString('hex');
       const fixtures = await buildTemplate(pg, redis, jwtSecret, opts);
-      return new SoakCluster(pg, redis, proxy, fixtures, jwtSecret);
+      return new SoakCluster(pg, redis, proxy, outside, fixtures, jwtSecret);
     } catch (error) {
+      await outside?.stop();
       await proxy?.stop();
       await redis?.destroy();
       pg.destroy();
@@ -93,14 +108,15 @@ export class SoakCluster {
     if (!this.redis.isRunning) await this.redis.start();
     await this.proxy.heal('pg');
     await this.proxy.heal('redis');
+    await this.outside.ensureUp();
   }
 
-  /** The sales queue's job counts, straight from Redis. */
-  async queueState(): Promise<QueueState> {
+  /** A queue's job counts (the sales queue unless told), straight from Redis. */
+  async queueState(queue: string = SALES_QUEUE): Promise<QueueState> {
     const redis = new Redis(this.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     await redis.connect();
     try {
-      const key = (state: string) => `soak:bull:${SALES_QUEUE}:${state}`;
+      const key = (state: string) => `soak:bull:${queue}:${state}`;
       const [wait, active, delayed, prioritized, failed] = await Promise.all([
         redis.llen(key('wait')),
         redis.llen(key('active')),
@@ -112,6 +128,12 @@ export class SoakCluster {
     } finally {
       redis.disconnect();
     }
+  }
+
+  /** Telemetry jobs waiting or being worked (readings that may still open or clear an alarm). */
+  async telemetryBacklog(): Promise<number> {
+    const q = await this.queueState(TELEMETRY_QUEUE);
+    return q.wait + q.active + q.delayed + q.prioritized;
   }
 
   /**
@@ -133,6 +155,7 @@ export class SoakCluster {
       mqttPort,
       env: {
         ...programEnv(this.jwtSecret),
+        ...this.outside.env(),
         DATABASE_URL: databaseUrl,
         REDIS_URL: `redis://127.0.0.1:${this.proxy.port('redis')}`,
         PORT: String(httpPort),
@@ -164,6 +187,7 @@ export class SoakCluster {
   }
 
   async destroy(): Promise<void> {
+    await this.outside.stop();
     await this.proxy.stop();
     await this.redis.destroy();
     this.pg.destroy();
@@ -184,6 +208,13 @@ function programEnv(jwtSecret: string): Record<string, string> {
     // refuse them; they are tested elsewhere (hardening).
     HTTP_RATE_LIMIT: '1000000',
     MQTT_CONNECT_RATE: '1000',
+    // Alarm messages (docs/alarms.md, "Notifications") on the soak's clock: a retry after 200 ms
+    // doubling, one message per address and channel a second, and a crashed sender's message taken
+    // over after 5 s (the default 120 s would outlast a run).
+    APP_TIMEZONE: SOAK_TIMEZONE,
+    NOTIFICATION_RETRY_DELAY_MS: '200',
+    NOTIFICATION_DIGEST_SECONDS: '1',
+    NOTIFICATION_LEASE_SECONDS: '5',
   };
 }
 
@@ -192,7 +223,7 @@ async function buildTemplate(
   pg: PgCluster,
   redis: RedisInstance,
   jwtSecret: string,
-  opts: { machines: number; attendants: number },
+  opts: { machines: number; attendants: number; alarmMachines: number },
 ): Promise<SoakFixtures> {
   await pg.query(`CREATE DATABASE ${TEMPLATE}`);
   const databaseUrl = pg.urlFor(TEMPLATE);
@@ -214,7 +245,25 @@ async function buildTemplate(
       attendants.push({ userId: a.userId, identifier: a.phoneNumber, password: a.password, espId: device.espId });
     }
     const probe = await provisionDevice(http, adminToken, `SOAK-PROBE-${randomBytes(3).toString('hex')}`);
+    const alarmMachines: SoakFixtures['alarmMachines'] = [];
+    for (let i = 0; i < opts.alarmMachines; i++) {
+      const device = await provisionDevice(http, adminToken, `SOAK-ALARM-${i}-${randomBytes(3).toString('hex')}`);
+      const added = await http.post(
+        '/add/user/devices',
+        { userId: manager.userId, esp32Id: device.espId, machine_location: 'Soak alarms' },
+        { token: adminToken },
+      );
+      if (added.status !== 201) throw new Error(`adding alarm machine failed: ${added.status}`);
+      const recipients: Recipient[] = [{ userId: manager.userId, email: manager.email, phone: manager.phoneNumber }];
+      // Every other machine has an attendant.
+      if (i % 2 === 0) {
+        const a = await createAttendant(http, manager.token, device.espId);
+        recipients.push({ userId: a.userId, phone: a.phoneNumber });
+      }
+      alarmMachines.push({ espId: device.espId, deviceKey: device.deviceKey, recipients });
+    }
     return {
+      alarmMachines,
       admin: { userId: '', identifier: ADMIN.email, password: ADMIN.password },
       manager: { userId: manager.userId, identifier: manager.email, password: manager.password },
       attendants,

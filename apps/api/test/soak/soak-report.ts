@@ -23,10 +23,16 @@ export function runLine(index: number, total: number, r: RunResult): string {
     )
     .join(', ');
   const verdict = r.failures.length ? 'FAILED' : 'ok';
+  const nv = r.notifications;
+  const notes = nv
+    ? `alarms: ${nv.openings} opened, ${nv.delivered}/${nv.expected} messages received once, ${nv.lost.length} lost, ` +
+      `${nv.duplicated.length} duplicated, ${nv.resentCopies} email copies resent with the same Message-ID, ` +
+      `${nv.smsOutcomeUnknown} SMS of unknown outcome; `
+    : 'alarms: not checked; ';
   return (
     `soak: run ${index}/${total} seed ${r.plan.seed} ${verdict} in ${fmtMs(r.durationMs)}: ` +
     `${n(operationsOf(r))} ops (${n(r.sales)} sales, ${n(r.moneyCalls)} money calls), ` +
-    `${n(r.pubacked)} PUBACKed, ${n(r.stored)} stored; faults (served/committed/backlog): ${faults}; ` +
+    `${n(r.pubacked)} PUBACKed, ${n(r.stored)} stored; ${notes}faults (served/committed/backlog): ${faults}; ` +
     `phases ${Object.entries(r.phases)
       .map(([k, v]) => `${k} ${fmtMs(v)}`)
       .join(', ')}; RSS api ${r.rssMb.api ?? '?'} MB, worker ${r.rssMb.worker ?? '?'} MB`
@@ -53,6 +59,18 @@ export interface SoakSummary {
   lost: number;
   duplicated: number;
   invariantViolations: number;
+  /** Alarm messages over every run (docs/alarms.md, "Notifications"). */
+  notifications: {
+    openings: number;
+    expected: number;
+    delivered: number;
+    lost: number;
+    duplicated: number;
+    resentCopies: number;
+    smsOutcomeUnknown: number;
+    /** kill-worker-sending faults that caught a message in the server's hands. */
+    killsMidSend: number;
+  };
   durationMs: number;
   faults: Record<string, { count: number } & RecoveryStats>;
   recovery: RecoveryStats;
@@ -92,6 +110,16 @@ export function summarize(results: RunResult[], durationMs: number): SoakSummary
     lost: sum((r) => r.lost),
     duplicated: sum((r) => r.duplicated),
     invariantViolations: sum((r) => r.invariantViolations),
+    notifications: {
+      openings: sum((r) => r.notifications?.openings ?? 0),
+      expected: sum((r) => r.notifications?.expected ?? 0),
+      delivered: sum((r) => r.notifications?.delivered ?? 0),
+      lost: sum((r) => r.notifications?.lost.length ?? 0),
+      duplicated: sum((r) => r.notifications?.duplicated.length ?? 0),
+      resentCopies: sum((r) => r.notifications?.resentCopies ?? 0),
+      smsOutcomeUnknown: sum((r) => r.notifications?.smsOutcomeUnknown ?? 0),
+      killsMidSend: sum((r) => r.faults.filter((f) => f.midSend).length),
+    },
     durationMs,
     faults: Object.fromEntries(
       FAULT_KINDS.map((kind) => {
@@ -133,6 +161,13 @@ export function summaryLines(s: SoakSummary): string[] {
     `soak: resident memory after a run: api/broker ${s.rssMb.api.min}–${s.rssMb.api.max} MB, worker ${s.rssMb.worker.min}–${s.rssMb.worker.max} MB`,
     `soak: ${n(s.sales)} sales and ${n(s.moneyCalls)} money calls (${n(s.moneyRetries)} retries with the same Idempotency-Key) in ${fmtMs(s.durationMs)}`,
   ];
+  const a = s.notifications;
+  lines.push(
+    `soak: alarm messages: ${n(a.openings)} alarms opened, ${n(a.expected)} messages owed (one per opening, channel and recipient), ` +
+      `${n(a.delivered)} received exactly once, ${n(a.lost)} lost, ${n(a.duplicated)} duplicated; ` +
+      `${n(a.resentCopies)} email copies sent again with the same Message-ID and ${n(a.smsOutcomeUnknown)} SMS of unknown outcome ` +
+      `after ${n(a.killsMidSend)} worker kills in the middle of a send`,
+  );
   for (const f of s.failedRuns) lines.push(`soak: FAILED seed ${f.seed}: replay with ${f.replay}`);
   lines.push(
     `soak: ${n(s.runs)} runs, ${n(s.operations)} operations, ${n(s.lost)} lost, ${n(s.duplicated)} duplicated, ` +

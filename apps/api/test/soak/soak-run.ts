@@ -1,15 +1,17 @@
 import type { Sale } from '@wv/contracts';
-import { createRandom, Fleet } from '@wv/simulator';
+import { createRandom, Fleet, type Machine } from '@wv/simulator';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type pg from 'pg';
 import { HttpClient } from '../support/http-client.js';
 import { waitUntilStored } from '../support/sales-invariants.js';
+import { AlarmWorkload } from './alarm-workload.js';
 import { FaultInjector, type FaultOutcome } from './fault-injector.js';
-import type { RunPlan } from './fault-plan.js';
+import { MACHINE_KEEPALIVE_S, type MachineGroup, type RunPlan } from './fault-plan.js';
 import { MoneyWorkload, type MoneyActor } from './money-workload.js';
 import { RecoveryProbe } from './recovery-probe.js';
+import { checkNotifications, waitNotificationsSettled, type NotificationVerdict } from './notification-checks.js';
 import { checkMoney, checkSales } from './soak-checks.js';
-import type { QueueState, SoakCluster } from './soak-cluster.js';
+import { SOAK_TIMEZONE, type QueueState, type SoakCluster } from './soak-cluster.js';
 import type { SoakStage } from './soak-stage.js';
 
 /** The system serves again within 10 s of a fault's end (README.md, "Fault suite"). */
@@ -30,6 +32,8 @@ export interface RunResult {
   /** Rollups, ledger, clients' books, altered or phantom sales, dead letters. */
   invariantViolations: number;
   faults: FaultOutcome[];
+  /** Alarm messages: every opening's, per channel and recipient, received once (null: the check could not run). */
+  notifications: NotificationVerdict | null;
   /** Every problem of the run, one sentence each (empty: the run passed). */
   failures: string[];
   durationMs: number;
@@ -41,17 +45,22 @@ export interface RunResult {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Sells `total` sales evenly over `spreadMs` (machines sell offline too: the outbox keeps them). */
-async function sellPaced(fleet: Fleet, total: number, spreadMs: number): Promise<void> {
+/**
+ * Sells `total` sales evenly over `spreadMs`, round robin over every machine of both groups (machines
+ * sell offline too, partitioned or not: the outbox keeps them).
+ */
+async function sellPaced(machines: readonly Machine[], total: number, spreadMs: number): Promise<void> {
   const start = Date.now();
   let sold = 0;
   while (sold < total) {
     const due = Math.min(total, Math.ceil((total * (Date.now() - start)) / spreadMs));
-    if (due > sold) fleet.sell(due - sold);
-    sold = Math.max(sold, due);
+    for (; sold < due; sold++) machines[sold % machines.length]!.sell();
     await sleep(25);
   }
 }
+
+/** How long the alarm messages may take to settle after the load (retries back off from 200 ms). */
+const NOTIFY_SETTLE_MS = 90_000;
 
 const summarize = (items: string[], max = 5) =>
   items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} … (${items.length} in all)`;
@@ -71,7 +80,8 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
   const sold = new Map<string, Sale>();
   const pubacked = new Set<string>();
   const outcomes: FaultOutcome[] = [];
-  let fleet: Fleet | undefined;
+  const fleets: Fleet[] = [];
+  let alarms: AlarmWorkload | undefined;
   let probe: RecoveryProbe | undefined;
   let money: MoneyWorkload | undefined;
   let probeSales = 0;
@@ -83,8 +93,10 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
   };
   try {
     await cluster.ensureHealthy();
+    await stage.healNetwork();
     await stage.ensureRunning();
     await stage.reset();
+    cluster.outside.clear();
     supervisor.forgetExited();
     const baseUrl = () => stage.baseUrl;
     const http = new HttpClient(baseUrl());
@@ -96,29 +108,49 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
     }
     const cardsAt = new Map(attendants.map((a) => [a.espId, a.cardIds]));
 
-    fleet = new Fleet({
-      url: `mqtt://127.0.0.1:${stage.deployment.mqttPort}`,
-      identities: fixtures.machines.map((m) => ({ ...m, cards: cardsAt.get(m.espId) })),
-      rate: 0,
-      dayCurve: false,
-      seed: plan.workloadSeed,
-      reconnectDelayMs: 200,
-      connectTimeoutMs: 3_000,
-      backlogBatchSize: 50,
-      // A sales/ack travels through Redis pub/sub and is lost if Redis or the broker restarts at
-      // that moment; the machine then sends the sale again after this long (firmware does the same).
-      resendAfterMs: 5_000,
-      // Field conditions besides the injected faults: QoS 1 duplicates and Wi-Fi drops.
-      duplicateProbability: 0.01,
-      offlineProbability: 0.05,
-      offlineCheckMs: 2_000,
-      offlineDurationMs: [200, 2_000],
-    });
-    for (const m of fleet.machines) {
+    // Half of the machines reach the broker through one proxy, half through another: a partition
+    // cuts one group off while the other keeps selling through the same broker.
+    const groups: [MachineGroup, typeof fixtures.machines][] = [
+      ['a', fixtures.machines.filter((_, i) => i % 2 === 0)],
+      ['b', fixtures.machines.filter((_, i) => i % 2 === 1)],
+    ];
+    const workloadRng = createRandom(plan.workloadSeed);
+    for (const [group, machines] of groups) {
+      fleets.push(
+        new Fleet({
+          url: `mqtt://127.0.0.1:${stage.mqttPorts.get(group)}`,
+          identities: machines.map((m) => ({ ...m, cards: cardsAt.get(m.espId) })),
+          rate: 0,
+          dayCurve: false,
+          seed: workloadRng.fork(group === 'a' ? 1 : 2).int(1, 2 ** 31 - 1),
+          reconnectDelayMs: 200,
+          connectTimeoutMs: 3_000,
+          // Short, so that a partition of a few periods runs the code of minutes in the field (fault-plan.ts).
+          keepaliveSeconds: MACHINE_KEEPALIVE_S,
+          backlogBatchSize: 50,
+          // A sales/ack travels through Redis pub/sub and is lost if Redis or the broker restarts at
+          // that moment; the machine then sends the sale again after this long (firmware does the same).
+          resendAfterMs: 5_000,
+          // Field conditions besides the injected faults: QoS 1 duplicates and Wi-Fi drops.
+          duplicateProbability: 0.01,
+          offlineProbability: 0.05,
+          offlineCheckMs: 2_000,
+          offlineDurationMs: [200, 2_000],
+        }),
+      );
+    }
+    const allMachines = fleets.flatMap((f) => f.machines);
+    for (const m of allMachines) {
       m.on('sale', (sale) => sold.set(`${m.espId}/${sale.eventId}`, sale));
       m.on('pubacked', (ids) => ids.forEach((id) => pubacked.add(`${m.espId}/${id}`)));
     }
-    await fleet.start(15_000);
+    await Promise.all(fleets.map((f) => f.start(15_000)));
+    alarms = new AlarmWorkload({
+      mqttPort: stage.deployment.mqttPort,
+      machines: fixtures.alarmMachines,
+      rng: workloadRng.fork(0xa1a),
+    });
+    alarms.start();
     probe = new RecoveryProbe({
       baseUrl,
       mqttPort: stage.deployment.mqttPort,
@@ -152,13 +184,19 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
         outcomes.push(outcome);
       }
     })();
-    await Promise.all([sellPaced(fleet, plan.sales, plan.loadMs), money.run(plan.moneyCalls, plan.loadMs), faulting]);
+    await Promise.all([
+      sellPaced(allMachines, plan.sales, plan.loadMs),
+      money.run(plan.moneyCalls, plan.loadMs),
+      faulting,
+    ]);
 
     lap('load');
-    await fleet.drain(DRAIN_TIMEOUT_MS).catch(async (error: Error) => {
+    const alarmsStopped = alarms.stop();
+    await Promise.all(fleets.map((f) => f.drain(DRAIN_TIMEOUT_MS))).catch(async (error: Error) => {
       const queue = await cluster.queueState().catch(() => ({}));
       failures.push(`stuck: ${error.message} after the load; sales queue ${JSON.stringify(queue)}`);
     });
+    await alarmsStopped;
     const unstored = await waitUntilStored(db, pubacked, 30_000);
     if (unstored.length) failures.push(`PUBACKed but not stored 30 s after the drain: ${summarize(unstored)}`);
     // Redelivered copies of committed sales may still be queued: they must be worked off (stored
@@ -167,15 +205,38 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
     if (queue.wait + queue.active + queue.delayed + queue.prioritized + queue.failed > 0) {
       failures.push(`the sales queue is not idle a minute after the drain: ${JSON.stringify(queue)}`);
     }
+    if (!(await waitNotificationsSettled(db, () => cluster.telemetryBacklog(), NOTIFY_SETTLE_MS))) {
+      failures.push(`alarm messages still due ${NOTIFY_SETTLE_MS / 1000} s after the load`);
+    }
     lap('drain');
   } catch (error) {
     failures.push(`run aborted: ${(error as Error).stack ?? String(error)}`);
   } finally {
-    await fleet?.stop().catch(() => undefined);
+    await Promise.all(fleets.map((f) => f.stop().catch(() => undefined)));
+    alarms?.close();
     probe?.close();
   }
 
   const verdict = await verify(db, pubacked, sold, money, failures);
+  const notifications = await checkNotifications(db, cluster.outside.mails(), cluster.outside.sms(), {
+    openingRecipients: new Map(fixtures.alarmMachines.map((m) => [m.espId, m.recipients])),
+    timezone: SOAK_TIMEZONE,
+  }).catch((error: Error) => {
+    failures.push(`the notification checks failed to run: ${error.stack ?? String(error)}`);
+    return null;
+  });
+  if (notifications && notifications.openings === 0 && (alarms?.raisedPhases ?? 0) > 0) {
+    // Without openings the checks above would pass for nothing.
+    failures.push(`the alarm workload raised ${alarms!.raisedPhases} alarm conditions and no alarm opened`);
+  }
+  if (notifications?.lost.length) {
+    failures.push(`${notifications.lost.length} alarm messages lost: ${summarize(notifications.lost)}`);
+  }
+  if (notifications?.duplicated.length) {
+    failures.push(
+      `${notifications.duplicated.length} alarm messages duplicated: ${summarize(notifications.duplicated)}`,
+    );
+  }
   for (const o of outcomes) {
     const r = o.recovery!;
     if (!(r.servedMs <= RECOVERY_LIMIT_MS)) {
@@ -201,13 +262,14 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
   return {
     rssMb: { api: supervisor.rssMb('api'), worker: supervisor.rssMb('worker') },
     plan,
-    sales: fleet?.stats().generated ?? 0,
+    sales: fleets.reduce((n, f) => n + f.stats().generated, 0),
     moneyCalls: money?.calls ?? 0,
     moneyRetries: money?.retries ?? 0,
     probeSales,
     pubacked: pubacked.size,
     ...verdict,
     faults: outcomes,
+    notifications,
     failures,
     durationMs: Date.now() - started,
     phases,

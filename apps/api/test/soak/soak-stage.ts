@@ -1,8 +1,11 @@
 import pg from 'pg';
+import type { MachineGroup } from './fault-plan.js';
 import { ProgramSupervisor } from './program-supervisor.js';
 import type { RunDeployment, SoakCluster } from './soak-cluster.js';
 
 /** What a run starts from: the people, machines and tariffs of the template. Everything else is the run's. */
+const MACHINE_GROUPS: MachineGroup[] = ['a', 'b'];
+
 const FIXTURE_TABLES = ['users', 'devices', 'mac_announcements', 'wifi_credentials', 'tariffs', 'schema_migrations'];
 
 /**
@@ -12,7 +15,11 @@ const FIXTURE_TABLES = ['users', 'devices', 'mac_announcements', 'wifi_credentia
  * tables are emptied. After a failed run the stage is thrown away and the next run gets a new one.
  */
 export class SoakStage {
+  /** Where each half of the fleet reaches the broker: a proxy per group (partition-mqtt cuts one off). */
+  readonly mqttPorts = new Map<MachineGroup, number>();
+
   private constructor(
+    private readonly cluster: SoakCluster,
     readonly deployment: RunDeployment,
     readonly supervisor: ProgramSupervisor,
     /** Straight to PostgreSQL, not through the proxy (the soak restarts the server under it too). */
@@ -24,8 +31,11 @@ export class SoakStage {
     const supervisor = new ProgramSupervisor(deployment);
     const db = new pg.Pool({ connectionString: cluster.directUrl(deployment), max: 3 });
     db.on('error', () => undefined);
-    const stage = new SoakStage(deployment, supervisor, db);
+    const stage = new SoakStage(cluster, deployment, supervisor, db);
     try {
+      for (const group of MACHINE_GROUPS) {
+        stage.mqttPorts.set(group, await cluster.proxy.add(`mqtt-${group}`, deployment.mqttPort, { holdCloses: true }));
+      }
       await stage.ensureRunning();
       return stage;
     } catch (error) {
@@ -36,6 +46,11 @@ export class SoakStage {
 
   get baseUrl(): string {
     return `http://127.0.0.1:${this.deployment.httpPort}`;
+  }
+
+  /** The machines' network healed (after a run that ended in the middle of a partition). */
+  async healNetwork(): Promise<void> {
+    for (const group of this.mqttPorts.keys()) await this.cluster.proxy.heal(`mqtt-${group}`);
   }
 
   async ensureRunning(): Promise<void> {
@@ -62,6 +77,7 @@ export class SoakStage {
   }
 
   async close(): Promise<void> {
+    for (const group of this.mqttPorts.keys()) await this.cluster.proxy.close(`mqtt-${group}`).catch(() => undefined);
     await this.supervisor.stopAll().catch(() => undefined);
     await this.db.end().catch(() => undefined);
     await this.deployment.cleanup().catch(() => undefined);

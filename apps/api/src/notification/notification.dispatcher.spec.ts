@@ -1,0 +1,81 @@
+import { describe, expect, it } from '@jest/globals';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { createTestService, provide } from '../../test/support/create-test-service.js';
+import { ChannelError } from './channel-error.js';
+import { NotificationDispatcher } from './notification.dispatcher.js';
+import { NotificationOutboxRepository, type ClaimedBatch, type ClaimResult } from './notification-outbox.repository.js';
+import { SmsSender } from './sms.sender.js';
+
+// What the dispatcher does with a send's outcome when PostgreSQL fails at the moment of recording it
+// (a restart, a reset connection). The claim, the lease and the statements are PostgreSQL's
+// (apps/api/test/integration/notification*.integration-spec.ts).
+
+const config = {
+  timezone: 'Africa/Dar_es_Salaam',
+  notifications: { leaseSeconds: 30, digestSeconds: 1, retryDelayMs: 100 },
+} as unknown as AppConfig;
+
+const batch: ClaimedBatch = {
+  batchId: 'batch-1',
+  messageId: '<alarm-batch-1@soak.local>',
+  channel: 'sms',
+  address: '+255700000001',
+  resend: false,
+  lines: [
+    {
+      id: '1',
+      event: 'opened',
+      espId: 'ESP1',
+      kind: 'low_tank',
+      severity: 'major',
+      openedAt: new Date('2026-11-25T08:00:00Z'),
+      location: null,
+      details: {},
+    },
+  ],
+};
+
+function dispatcher() {
+  const { sut, fakes } = createTestService(NotificationDispatcher, provide(APP_CONFIG, config));
+  const outbox = fakes.get(NotificationOutboxRepository);
+  const claims: ClaimResult[] = [{ kind: 'batch', batch }, { kind: 'none' }];
+  outbox.claim.mockImplementation(async () => claims.shift() ?? { kind: 'none' });
+  outbox.purge.mockResolvedValue(0);
+  return { sut, outbox, sms: fakes.get(SmsSender) };
+}
+
+describe('NotificationDispatcher records what it sent', () => {
+  it('records a sent SMS once PostgreSQL answers again, instead of leaving it to the lease (which gives it up)', async () => {
+    const { sut, outbox, sms } = dispatcher();
+    sms.send.mockResolvedValue(undefined);
+    outbox.markSent
+      .mockRejectedValueOnce(new Error('Connection terminated unexpectedly'))
+      .mockRejectedValueOnce(new Error('connect ECONNREFUSED'))
+      .mockResolvedValue(undefined);
+
+    await sut.tick();
+
+    expect(sms.send).toHaveBeenCalledTimes(1);
+    expect(outbox.markSent).toHaveBeenCalledTimes(3);
+    expect(outbox.markSent).toHaveBeenLastCalledWith(batch);
+    expect(outbox.markFailed).not.toHaveBeenCalled();
+  });
+
+  it('records a failed send for its retry once PostgreSQL answers again', async () => {
+    const { sut, outbox, sms } = dispatcher();
+    sms.send.mockRejectedValue(new ChannelError('SMS API answered 503', false));
+    outbox.markFailed
+      .mockRejectedValueOnce(new Error('Connection terminated unexpectedly'))
+      .mockResolvedValue(undefined);
+
+    await sut.tick();
+
+    expect(outbox.markFailed).toHaveBeenCalledTimes(2);
+    expect(outbox.markFailed).toHaveBeenLastCalledWith(
+      batch,
+      'SMS API answered 503',
+      expect.objectContaining({ permanent: false }),
+    );
+    expect(outbox.markSent).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,221 @@
+import type pg from 'pg';
+import type { ReceivedSms } from '../../../demo/src/outside/sms-sink.js';
+import type { CaughtMail } from '../../../demo/src/outside/smtp-catcher.js';
+import { composeSms } from '../../src/notification/notification-message.js';
+import type { BatchLine } from '../../src/notification/notification-outbox.repository.js';
+
+/** Someone who hears of alarms, with the addresses the fixtures gave them. */
+export interface Recipient {
+  userId: string;
+  email?: string;
+  /** A real phone (not the first admin's all-zero placeholder). */
+  phone?: string;
+}
+
+export interface NotificationExpectations {
+  /** Who hears of an opening on each machine (docs/alarms.md: the owner manager and the attendant). */
+  openingRecipients: ReadonlyMap<string, Recipient[]>;
+  timezone: string;
+}
+
+export interface NotificationVerdict {
+  openings: number;
+  escalations: number;
+  /** Messages owed: one per alarm event, channel and recipient. */
+  expected: number;
+  /** Owed and received in exactly one message. */
+  delivered: number;
+  /** Owed and never received (no row queued, never sent, given up unsent), one sentence each. */
+  lost: string[];
+  /** Received in more than one distinct message, or a message that carries no owed alarm event. */
+  duplicated: string[];
+  /** Email copies beyond the first that carry the same Message-ID (sent again after a crash). */
+  resentCopies: number;
+  /** SMS rows marked failed as "outcome unknown" after a crash (counted; delivered or lost is judged above). */
+  smsOutcomeUnknown: number;
+  /** Rows still pending or deferred when the checks ran. */
+  unsettled: number;
+}
+
+interface OutboxRow {
+  alarm_id: string;
+  event: 'opened' | 'escalated';
+  channel: 'email' | 'sms';
+  recipient_id: string;
+  address: string;
+  status: string;
+  batch_id: string | null;
+  message_id: string | null;
+  last_error: string | null;
+}
+
+/**
+ * Every alarm opening and escalation in the database reached each of its recipients exactly once per
+ * channel (docs/alarms.md, "Notifications"). What is owed comes from the alarms and the fixtures'
+ * people, not from the outbox, so a message never queued counts as lost. Email is matched by its
+ * Message-ID (the outbox row's); an SMS carries no id, so each sent batch's text is composed again
+ * from its rows and matched against what the SMS API took for that number.
+ */
+export async function checkNotifications(
+  db: pg.Pool,
+  mails: CaughtMail[],
+  sms: ReceivedSms[],
+  expect: NotificationExpectations,
+): Promise<NotificationVerdict> {
+  const alarms = (
+    await db.query<{ id: string; esp_id: string; escalated: boolean }>(`SELECT id, esp_id, escalated FROM alarms`)
+  ).rows;
+  const rows = (
+    await db.query<OutboxRow>(
+      `SELECT alarm_id, event, channel, recipient_id, address, status, batch_id, message_id, last_error
+       FROM notification_outbox ORDER BY id`,
+    )
+  ).rows;
+  // An escalation goes to every admin; an all-zero subscriber number is a placeholder, not a phone.
+  const admins: Recipient[] = (
+    await db.query<{ id: string; email: string | null; phone_number: string | null }>(
+      `SELECT id, email, phone_number FROM users WHERE role = 'admin' AND deleted_at IS NULL`,
+    )
+  ).rows.map((u) => ({
+    userId: u.id,
+    email: u.email ?? undefined,
+    phone: u.phone_number && !/^\+\d{1,3}0+$/.test(u.phone_number) ? u.phone_number : undefined,
+  }));
+  const key = (alarmId: string, event: string, channel: string, userId: string) =>
+    `${alarmId}/${event}/${channel}/${userId}`;
+  const rowOf = new Map(rows.map((r) => [key(r.alarm_id, r.event, r.channel, r.recipient_id), r]));
+
+  const owed: { key: string; alarmId: string; event: string; channel: 'email' | 'sms'; address: string }[] = [];
+  for (const a of alarms) {
+    const events: [string, Recipient[]][] = [['opened', expect.openingRecipients.get(a.esp_id) ?? []]];
+    if (a.escalated) events.push(['escalated', admins]);
+    for (const [event, people] of events) {
+      for (const p of people) {
+        if (p.email)
+          owed.push({
+            key: key(a.id, event, 'email', p.userId),
+            alarmId: a.id,
+            event,
+            channel: 'email',
+            address: p.email,
+          });
+        if (p.phone)
+          owed.push({ key: key(a.id, event, 'sms', p.userId), alarmId: a.id, event, channel: 'sms', address: p.phone });
+      }
+    }
+  }
+
+  const lost: string[] = [];
+  const duplicated: string[] = [];
+  let delivered = 0;
+  let resentCopies = 0;
+
+  // Email: by Message-ID.
+  const mailsById = new Map<string, CaughtMail[]>();
+  for (const m of mails) mailsById.set(m.messageId, [...(mailsById.get(m.messageId) ?? []), m]);
+  const knownIds = new Set(rows.filter((r) => r.channel === 'email' && r.message_id).map((r) => r.message_id!));
+  for (const [id, copies] of mailsById) {
+    if (!knownIds.has(id))
+      duplicated.push(`email ${id} to ${copies[0]!.to.join(',')} ("${copies[0]!.subject}") is no queued message's`);
+    else resentCopies += copies.length - 1;
+  }
+
+  // SMS: each sent batch's text, per number.
+  const smsBatches = new Map<string, OutboxRow[]>();
+  for (const r of rows) {
+    if (r.channel === 'sms' && r.batch_id) smsBatches.set(r.batch_id, [...(smsBatches.get(r.batch_id) ?? []), r]);
+  }
+  const lines = await batchLines(db, [...smsBatches.keys()]);
+  /** (number, text) → the batches that should have produced it. */
+  const wanted = new Map<string, string[]>();
+  for (const [batchId, batchRows] of smsBatches) {
+    const text = composeSms(lines.get(batchId) ?? [], expect.timezone);
+    const k = `${batchRows[0]!.address}\n${text}`;
+    wanted.set(k, [...(wanted.get(k) ?? []), batchId]);
+  }
+  const got = new Map<string, number>();
+  for (const s of sms) got.set(`${s.to}\n${s.message}`, (got.get(`${s.to}\n${s.message}`) ?? 0) + 1);
+  const undelivered = new Set<string>();
+  for (const [k, batches] of wanted) {
+    const received = got.get(k) ?? 0;
+    // Equal texts to one number (one machine and kind, the same minute) are told apart by count only.
+    for (const b of batches.slice(received)) undelivered.add(b);
+    if (received > batches.length)
+      duplicated.push(`SMS to ${k.replace('\n', ': "')}" received ${received} times, sent as ${batches.length}`);
+  }
+  for (const [k, n] of got) {
+    if (!wanted.has(k)) duplicated.push(`SMS to ${k.replace('\n', ': "')}" (×${n}) is no queued message's`);
+  }
+
+  for (const o of owed) {
+    const r = rowOf.get(o.key);
+    const what = `${o.channel} of alarm ${o.alarmId} (${o.event}) to ${o.address}`;
+    if (!r) {
+      lost.push(`${what}: never queued`);
+      continue;
+    }
+    if (r.address !== o.address) {
+      lost.push(`${what}: queued to ${r.address}`);
+      continue;
+    }
+    const arrived =
+      o.channel === 'email'
+        ? r.message_id !== null && (mailsById.get(r.message_id) ?? []).some((m) => m.to.includes(o.address))
+        : r.batch_id !== null && !undelivered.has(r.batch_id);
+    if (arrived) delivered++;
+    else lost.push(`${what}: ${r.status}${r.last_error ? ` (${r.last_error})` : ''}, not received`);
+  }
+
+  return {
+    openings: alarms.length,
+    escalations: alarms.filter((a) => a.escalated).length,
+    expected: owed.length,
+    delivered,
+    lost,
+    duplicated,
+    resentCopies,
+    smsOutcomeUnknown: rows.filter(
+      (r) => r.channel === 'sms' && r.status === 'failed' && r.last_error?.startsWith('outcome unknown'),
+    ).length,
+    unsettled: rows.filter((r) => r.status === 'pending' || r.status === 'deferred').length,
+  };
+}
+
+/** The lines of each batch as the dispatcher read them when it claimed the batch (its rows, by id). */
+async function batchLines(db: pg.Pool, batchIds: string[]): Promise<Map<string, BatchLine[]>> {
+  const { rows } = await db.query<BatchLine & { batchId: string }>(
+    `SELECT o.batch_id AS "batchId", o.id, o.event, n.esp_id AS "espId", n.kind, n.severity, n.opened_at AS "openedAt",
+            n.location, n.details
+     FROM notification_outbox o JOIN alarm_notices n ON n.alarm_id = o.alarm_id AND n.event = o.event
+     WHERE o.batch_id = ANY($1::uuid[]) ORDER BY o.id`,
+    [batchIds],
+  );
+  const out = new Map<string, BatchLine[]>();
+  for (const { batchId, ...line } of rows) out.set(batchId, [...(out.get(batchId) ?? []), line]);
+  return out;
+}
+
+/** Waits until no message is due or being sent and the telemetry that could open more is worked off. */
+export async function waitNotificationsSettled(
+  db: pg.Pool,
+  telemetryBacklog: () => Promise<number>,
+  timeoutMs: number,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let quietSince = 0;
+  for (;;) {
+    const [{ n }] = (
+      await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM notification_outbox WHERE status IN ('pending', 'deferred')`,
+      )
+    ).rows as [{ n: number }];
+    const backlog = await telemetryBacklog().catch(() => 1);
+    if (n === 0 && backlog === 0) {
+      quietSince ||= Date.now();
+      // Quiet for two dispatcher ticks: nothing more is on its way.
+      if (Date.now() - quietSince >= 2_500) return true;
+    } else quietSince = 0;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
