@@ -18,7 +18,8 @@ const MACHINES = Number(process.env.BENCH_MACHINES ?? 500);
 const CARDS = Number(process.env.BENCH_CARDS ?? 1000);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 20);
 
-const deployment = await benchDeployment('card_lists', { HTTP_RATE_LIMIT: '1000000' });
+// Every machine connects from 127.0.0.1: the per-address connect limit (100/s) would refuse most of them.
+const deployment = await benchDeployment('card_lists', { HTTP_RATE_LIMIT: '1000000', MQTT_CONNECT_RATE: '100000' });
 const { env } = deployment;
 const procs = [
   await startProcess({ ...env, APP_ROLES: 'api,broker' }),

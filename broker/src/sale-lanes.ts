@@ -1,6 +1,12 @@
 import { SaleBatcher, type SaleBatcherOptions } from './sale-batcher.js';
 
 /**
+ * Publishes per backlog flush. A backlog publish is an array of dozens of sales (kilobytes each): flushes of a few
+ * hundred kilobytes keep each Redis round trip short, so the live lane's flushes slip in between.
+ */
+const BACKFILL_BATCH = 16;
+
+/**
  * Two batchers in front of `persistSales`: one for live sales and one for backlogs of sales made offline
  * (docs/architecture.md, "Backfill and live sales"). A machine back from hours offline publishes arrays of dozens of
  * sales; in one batcher they would share each flush with the live sales of every other machine and hold their PUBACKs
@@ -16,7 +22,11 @@ export class SaleLanes<T> {
     private readonly isBackfill: (item: T) => boolean,
   ) {
     this.live = new SaleBatcher(options);
-    this.backfill = new SaleBatcher({ ...options, maxInFlight: 1 });
+    this.backfill = new SaleBatcher({
+      ...options,
+      maxBatch: Math.min(options.maxBatch, BACKFILL_BATCH),
+      maxInFlight: 1,
+    });
   }
 
   get pendingCount(): number {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { createTestService, provide } from '../../test/support/create-test-service.js';
 import { ChannelError } from './channel-error.js';
-import { NotificationDispatcher } from './notification.dispatcher.js';
+import { describeChannels, NotificationDispatcher } from './notification.dispatcher.js';
 import { NotificationOutboxRepository, type ClaimedBatch, type ClaimResult } from './notification-outbox.repository.js';
 import { SmsSender } from './sms.sender.js';
 
@@ -77,5 +77,23 @@ describe('NotificationDispatcher records what it sent', () => {
       expect.objectContaining({ permanent: false }),
     );
     expect(outbox.markSent).not.toHaveBeenCalled();
+  });
+});
+
+describe('describeChannels', () => {
+  const with_ = (notifications: object) => ({ notifications }) as unknown as AppConfig;
+
+  it('names each channel on or off and the hosts, never a password', () => {
+    const line = describeChannels(
+      with_({ smtpUrl: 'smtps://alarms:s3cret@smtp.example.com:465', sms: { url: 'https://api.africastalking.com' } }),
+    );
+    expect(line).toBe('email on (smtp.example.com:465), SMS on (api.africastalking.com)');
+    expect(line).not.toContain('s3cret');
+  });
+
+  it('says which variables to set for a channel that is off', () => {
+    expect(describeChannels(with_({}))).toBe(
+      'email off (SMTP_URL unset), SMS off (SMS_URL, SMS_USERNAME or SMS_API_KEY unset)',
+    );
   });
 });

@@ -50,6 +50,7 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
   ) {}
 
   onApplicationBootstrap(): void {
+    this.logger.log(`Alarm notifications: ${describeChannels(this.config)}`);
     this.arm();
   }
 
@@ -165,4 +166,19 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
     this.errorLoggedAt = Date.now();
     this.logger.warn(`Notifications: ${error.message} (retried with backoff)`);
   }
+}
+
+/** Which channels are on and where they go, naming hosts only (SMTP_URL may hold a password). */
+export function describeChannels(config: AppConfig): string {
+  const host = (url: string) => {
+    try {
+      return new URL(url).host;
+    } catch {
+      return 'an invalid URL';
+    }
+  };
+  const { smtpUrl, sms } = config.notifications;
+  const email = smtpUrl ? `email on (${host(smtpUrl)})` : 'email off (SMTP_URL unset)';
+  const text = sms ? `SMS on (${host(sms.url)})` : 'SMS off (SMS_URL, SMS_USERNAME or SMS_API_KEY unset)';
+  return `${email}, ${text}`;
 }
