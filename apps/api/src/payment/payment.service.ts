@@ -76,7 +76,11 @@ export class PaymentService {
     return toPaymentBody(payment);
   }
 
+  /** A card named in the filter must be in the caller's scope: another tenant's is 404, like everywhere. */
   async list(actor: Actor, query: PaymentListQuery): Promise<{ data: Payment[]; total: number }> {
+    if (query.cardId && !(await this.payments.findCardInScope(this.payments.manager(), actor, query.cardId))) {
+      throw new AppError(ErrorCode.CardNotFound);
+    }
     const { rows, total } = await this.payments.list(actor, query);
     return { data: rows.map(toPaymentBody), total };
   }

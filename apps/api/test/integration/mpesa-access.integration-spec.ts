@@ -54,8 +54,8 @@ describe('M-Pesa top-ups: who may, and the outbox of pushes', () => {
       expect(res.body.code).toBe('CardNotFound');
       expect((await w.t.http.get(`/payments/${paymentId}`, { token })).status).toBe(404);
       const list = await w.t.http.get(`/payments?cardId=${card.card_id}`, { token });
-      expect(list.status).toBe(200);
-      expect(list.body).toEqual({ data: [], total: 0 });
+      expect(list.status).toBe(404);
+      expect(list.body.code).toBe('CardNotFound');
     }
     for (const token of [w.attendant.token, w.manager.token, w.admin]) {
       expect((await w.t.http.get(`/payments/${paymentId}`, { token })).status).toBe(200);

@@ -47,6 +47,11 @@ export function matchFailure(error: unknown, t: TFunction): string {
   return commonFailure(error, t);
 }
 
+/** Whether the payments list was refused because the card of its filter is not one the caller may see. */
+export function isUnknownCardFilter(error: unknown): boolean {
+  return error instanceof ApiError && error.body?.code === ErrorCode.CardNotFound;
+}
+
 /** What every payment call may answer: no connection, no right, too many attempts. */
 export function commonFailure(error: unknown, t: TFunction): string {
   if (error instanceof NetworkError || !(error instanceof ApiError) || error.status >= 500) {

@@ -94,6 +94,23 @@ describe('the payments page', () => {
     unmount();
   });
 
+  it('says in plain words that no card has the ID of the filter (another tenant’s card is 404)', async () => {
+    server.answer((request) =>
+      request.path === '/payments' && request.query.cardId === 'C-X'
+        ? notFound
+        : request.path === '/payments'
+          ? { body: { data: [payment()], total: 1 } }
+          : notFound,
+    );
+    const { user, unmount } = render('manager');
+    await screen.findByRole('table', { name: 'Payments' });
+    const filter = within(screen.getByRole('form', { name: 'Filter the payments' }));
+    await user.type(filter.getByLabelText('Card ID'), 'C-X');
+    await user.click(filter.getByRole('button', { name: 'Filter' }));
+    expect(await screen.findByText('No card has this ID.')).toBeTruthy();
+    unmount();
+  });
+
   it('lets a manager read payments without the admin’s statement upload, unmatched filter or matching', async () => {
     server.answer((request) => (request.path === '/payments' ? { body: { data: [payment()], total: 1 } } : notFound));
     const { unmount } = render('manager');

@@ -11,6 +11,7 @@ import { StatusMessage } from '@/components/ui/status-message';
 import { TextField } from '@/components/ui/text-field';
 import { usePayments, type PaymentFilters } from '../api/get-payments';
 import { MatchPaymentForm } from './match-payment-form';
+import { isUnknownCardFilter } from './payment-errors';
 import { PaymentStatusBadge } from './payment-status';
 import { StatementUpload } from './statement-upload';
 
@@ -92,7 +93,11 @@ export function PaymentsView({ isAdmin }: PaymentsViewProps) {
       {payments.isPending ? (
         <Loading />
       ) : payments.isError ? (
-        <StatusMessage tone="error">{t('payments.loadError', { detail: errorDetail(payments.error) })}</StatusMessage>
+        <StatusMessage tone="error">
+          {isUnknownCardFilter(payments.error)
+            ? t('payments.match.cardNotFound')
+            : t('payments.loadError', { detail: errorDetail(payments.error) })}
+        </StatusMessage>
       ) : (
         <>
           {payments.data.data.length === 0 ? (
