@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { RepeatingRound } from '../common/repeating-round.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ChannelError } from './channel-error.js';
 import { DailyReportService } from './daily-report.service.js';
@@ -34,9 +35,11 @@ const PURGE_BATCH = 10_000;
 @Injectable()
 export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Notifications');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private stopped = false;
+  private readonly rounds = new RepeatingRound(
+    TICK_MS,
+    () => this.tick(),
+    (error) => this.logError(error),
+  );
   private scheduledAt = 0;
   private purgedAt = 0;
   private errorLoggedAt = 0;
@@ -51,23 +54,12 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
 
   onApplicationBootstrap(): void {
     this.logger.log(`Alarm notifications: ${describeChannels(this.config)}`);
-    this.arm();
+    this.rounds.start();
   }
 
   /** Before the database connection closes: the round in progress finishes (and records what it sent). */
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private arm(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .catch((error: Error) => this.logError(error))
-        .finally(() => this.arm());
-    }, TICK_MS);
+    await this.rounds.stop();
   }
 
   /** One round: queue due daily reports, then send what is due. */
@@ -80,7 +72,7 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
       this.purgedAt = Date.now();
       await this.purge();
     }
-    for (let i = 0; i < BATCHES_PER_TICK && !this.stopped; i++) {
+    for (let i = 0; i < BATCHES_PER_TICK && !this.rounds.stopped; i++) {
       const claimed = await this.outbox.claim({
         leaseSeconds: this.config.notifications.leaseSeconds,
         digestSeconds: this.config.notifications.digestSeconds,
@@ -95,7 +87,7 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
       }
       if (claimed.kind === 'batch' && claimed.batch.lines.length > 0) await this.deliver(claimed.batch);
     }
-    for (let i = 0; i < BATCHES_PER_TICK && !this.stopped; i++) {
+    for (let i = 0; i < BATCHES_PER_TICK && !this.rounds.stopped; i++) {
       if (!(await this.dailyReports.sendNext())) break;
     }
   }
@@ -154,7 +146,7 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
       try {
         return await write();
       } catch (error) {
-        if (this.stopped || Date.now() + delay >= deadline) throw error;
+        if (this.rounds.stopped || Date.now() + delay >= deadline) throw error;
         this.logError(error as Error);
         await new Promise((resolve) => setTimeout(resolve, delay));
       }

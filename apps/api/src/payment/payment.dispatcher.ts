@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { RepeatingRound } from '../common/repeating-round.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { MOBILE_MONEY_PROVIDER, ProviderError, type MobileMoneyProvider } from './mobile-money.provider.js';
 import { PaymentSettlementService } from './payment-settlement.service.js';
@@ -25,9 +26,11 @@ const REGISTER_RETRY_MS = 60_000;
 @Injectable()
 export class PaymentDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Payments');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private stopped = false;
+  private readonly rounds = new RepeatingRound(
+    TICK_MS,
+    () => this.tick(),
+    (error) => this.logError(error),
+  );
   private errorLoggedAt = 0;
   private paybillRegistered = false;
   private paybillTriedAt = 0;
@@ -40,22 +43,11 @@ export class PaymentDispatcher implements OnApplicationBootstrap, OnModuleDestro
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.mpesa) this.arm();
+    if (this.config.mpesa) this.rounds.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private arm(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .catch((error: Error) => this.logError(error))
-        .finally(() => this.arm());
-    }, TICK_MS);
+    await this.rounds.stop();
   }
 
   /** One round: register the paybill URLs (until Daraja took them), send what is queued, query what is due. */
@@ -64,7 +56,7 @@ export class PaymentDispatcher implements OnApplicationBootstrap, OnModuleDestro
     const { stale, claimed } = await this.payments.claimPushes(PER_TICK, LEASE_SECONDS);
     if (stale > 0) this.logger.warn(`${stale} STK push(es) of unknown outcome (the worker stopped) marked failed`);
     await Promise.all(claimed.map((p) => this.push(p)));
-    if (this.stopped) return;
+    if (this.rounds.stopped) return;
     const due = await this.payments.claimQueries(PER_TICK, LEASE_SECONDS);
     await Promise.all(due.map((q) => this.query(q.id, q.checkoutRequestId)));
   }

@@ -5,7 +5,7 @@ import { StatusMessage } from '@/components/ui/status-message';
 import type { AlarmsQuery } from '../api/alarm-keys';
 import { useAlarms } from '../api/get-alarms';
 import { AlarmItem } from './alarm-item';
-import { AlarmPager } from './alarm-pager';
+import { PageSteps } from '@/components/ui/page-steps';
 
 interface AlarmListProps {
   query: AlarmsQuery;
@@ -38,7 +38,7 @@ export function AlarmList({ query, onPage, emptyText, machineHref }: AlarmListPr
           ))}
         </ul>
       )}
-      <AlarmPager page={query.page} limit={query.limit} total={total} onPage={onPage} />
+      <PageSteps page={query.page} limit={query.limit} total={total} onPage={onPage} label={t('alarms.pagination')} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { formatDateTime } from '@/lib/dates';
 import { formatMoney } from '@/lib/format';
 import { useTranslation } from '@/lib/i18n';
 import { Button } from '@/components/ui/button';
+import { PageSteps } from '@/components/ui/page-steps';
 import { Loading } from '@/components/ui/loading';
 import { SelectField } from '@/components/ui/select-field';
 import { StatusMessage } from '@/components/ui/status-message';
@@ -117,7 +118,13 @@ export function PaymentsView({ isAdmin }: PaymentsViewProps) {
               />
             </div>
           )}
-          <PaymentPager page={page} total={payments.data.total} onPage={setPage} />
+          <PageSteps
+            page={page}
+            limit={LIMIT}
+            total={payments.data.total}
+            onPage={setPage}
+            label={t('payments.pagination')}
+          />
         </>
       )}
     </div>
@@ -185,26 +192,5 @@ function PaymentTable({ payments, canMatch, onMatch }: PaymentTableProps) {
         ))}
       </tbody>
     </table>
-  );
-}
-
-/** Previous, 'Page X of Y', Next, in the current language. */
-function PaymentPager({ page, total, onPage }: { page: number; total: number; onPage: (page: number) => void }) {
-  const { t } = useTranslation();
-  const pages = Math.max(1, Math.ceil(total / LIMIT));
-  return (
-    <nav className="pagination" aria-label={t('payments.pagination')}>
-      <div className="pagination-steps">
-        <Button variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-          {t('common.previous')}
-        </Button>
-        <span className="pagination-position" aria-live="polite">
-          {t('common.pageOf', { page, pages })}
-        </span>
-        <Button variant="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-          {t('common.next')}
-        </Button>
-      </div>
-    </nav>
   );
 }

@@ -1,0 +1,40 @@
+import { describe, expect, it } from '@jest/globals';
+import { RepeatingRound } from './repeating-round.js';
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+describe('RepeatingRound', () => {
+  it('runs one round at a time, goes on after a failed round, and stop() waits for the round in progress', async () => {
+    let active = 0;
+    let most = 0;
+    let rounds = 0;
+    let release: (() => void) | undefined;
+    const errors: string[] = [];
+    const round = new RepeatingRound(
+      1,
+      async () => {
+        active++;
+        most = Math.max(most, active);
+        rounds++;
+        if (rounds === 1) throw new Error('first round fails');
+        if (rounds === 3) await new Promise<void>((r) => (release = r));
+        active--;
+      },
+      (error) => {
+        active--;
+        errors.push(error.message);
+      },
+    );
+    round.start();
+    while (!release) await tick();
+    let stopped = false;
+    const stopping = round.stop().then(() => (stopped = true));
+    expect(round.stopped).toBe(true);
+    await tick();
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    await tick();
+    expect({ rounds, most, errors }).toEqual({ rounds: 3, most: 1, errors: ['first round fails'] });
+  });
+});
