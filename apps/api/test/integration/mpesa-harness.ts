@@ -52,21 +52,31 @@ export interface MpesaWorld {
 export async function createMpesaWorld(env: Record<string, string> = {}): Promise<MpesaWorld> {
   const sandbox = new DarajaSandbox(MPESA);
   await sandbox.start();
-  const port = await freePort();
   const token = randomBytes(18).toString('base64url');
-  const t = await createTestApp({
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    MPESA_BASE_URL: sandbox.url,
-    MPESA_CONSUMER_KEY: MPESA.consumerKey,
-    MPESA_CONSUMER_SECRET: MPESA.consumerSecret,
-    MPESA_SHORTCODE: MPESA.shortcode,
-    MPESA_PASSKEY: MPESA.passkey,
-    MPESA_CALLBACK_TOKEN: token,
-    MPESA_QUERY_AFTER_SECONDS: '2',
-    HTTP_RATE_LIMIT: '100000',
-    ...env,
-  });
+  // PUBLIC_URL must name the port before the program listens, so the port is picked first; another test
+  // process may take it in between, and then a new one is picked.
+  const start = async (port: number) =>
+    createTestApp({
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      MPESA_BASE_URL: sandbox.url,
+      MPESA_CONSUMER_KEY: MPESA.consumerKey,
+      MPESA_CONSUMER_SECRET: MPESA.consumerSecret,
+      MPESA_SHORTCODE: MPESA.shortcode,
+      MPESA_PASSKEY: MPESA.passkey,
+      MPESA_CALLBACK_TOKEN: token,
+      MPESA_QUERY_AFTER_SECONDS: '2',
+      HTTP_RATE_LIMIT: '100000',
+      ...env,
+    });
+  let t: TestApp | undefined;
+  for (let attempt = 1; !t; attempt++) {
+    try {
+      t = await start(await freePort());
+    } catch (error) {
+      if (attempt >= 5 || !/is taken/.test((error as Error).message)) throw error;
+    }
+  }
   const admin = await t.http.login(TEST_ADMIN.email, TEST_ADMIN.password);
   const manager = await createManager(t.http, admin, 2);
   const attendant = await createAttendant(t.http, manager.token, manager.devices[0]!.espId);
