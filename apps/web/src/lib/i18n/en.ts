@@ -1,8 +1,14 @@
+import { accountEn } from './parts/account';
+import { mapEn } from './parts/map';
+import { setupEn } from './parts/setup';
+import { recordsEn } from './parts/records';
+import { moneyEn } from './parts/money';
+
 /**
  * English texts of the screens that speak through i18next (docs/web-app.md, "Behaviour"). The keys are
  * the source of truth: every other language has the same keys (sw.ts is typed from this object).
  */
-export const en = {
+const core = {
   common: {
     loading: 'Loading...',
     save: 'Save',
@@ -464,5 +470,11 @@ export const en = {
   },
 };
 
+/** Every text: the core above and each part's (parts/), whose top-level keys differ. */
+export const en = { ...core, ...accountEn, ...mapEn, ...setupEn, ...recordsEn, ...moneyEn };
+
 /** The shape every language follows: the same keys, each a text. */
 export type Translation = typeof en;
+
+/** The core's shape, which sw.ts's core follows. */
+export type CoreTranslation = typeof core;

@@ -1,7 +1,13 @@
-import type { Translation } from './en';
+import type { CoreTranslation, Translation } from './en';
+import { accountSw } from './parts/account';
+import { mapSw } from './parts/map';
+import { setupSw } from './parts/setup';
+import { recordsSw } from './parts/records';
+import { moneySw } from './parts/money';
+
 
 /** Kiswahili texts, key for key as en.ts (the type makes a missing or extra key a build error). */
-export const sw: Translation = {
+const core: CoreTranslation = {
   common: {
     loading: 'Inapakia...',
     save: 'Hifadhi',
@@ -469,3 +475,5 @@ export const sw: Translation = {
     },
   },
 };
+
+export const sw: Translation = { ...core, ...accountSw, ...mapSw, ...setupSw, ...recordsSw, ...moneySw };
