@@ -23,15 +23,13 @@ export interface ClaimedBatch {
   messageId: string;
   channel: Channel;
   address: string;
-  /** True when this is the same message again after its sender stopped before recording it. */
-  resend: boolean;
   lines: BatchLine[];
 }
 
-/** What a claim found: a message to send, a batch given up (SMS of unknown outcome), or nothing due. */
+/** What a claim found: a message to send, a batch given up (outcome unknown), or nothing due. */
 export type ClaimResult =
   | { kind: 'batch'; batch: ClaimedBatch }
-  | { kind: 'given-up'; rows: number }
+  | { kind: 'given-up'; channel: Channel; rows: number }
   | { kind: 'throttled' }
   | { kind: 'none' };
 
@@ -149,8 +147,10 @@ export class NotificationOutboxRepository {
   /**
    * Claims the next message in one transaction: the oldest due row decides the address, and every due
    * row of that address and channel joins it (a digest), up to `maxRows`. A row whose lease expired
-   * while it still carried a batch was being sent when its sender stopped: email is sent again as
-   * the same message (same batch, same Message-ID); SMS, which carries no such identity, is given up.
+   * while it still carried a batch was being sent when its sender stopped, and the server may have
+   * taken it: the batch is given up, not sent again, so that nobody gets a message twice
+   * (docs/alarms.md, "What is guaranteed when a process dies"). A known refusal clears the batch
+   * (markFailed), so only a death in the middle of a send ends here.
    */
   claim(opts: {
     leaseSeconds: number;
@@ -175,24 +175,17 @@ export class NotificationOutboxRepository {
       if (!head) return { kind: 'none' } as const;
 
       if (head.batch_id) {
-        if (head.channel === 'sms') {
-          const given: unknown = await m.query(
-            `UPDATE notification_outbox SET status = 'failed', lease_until = NULL, updated_at = now(),
-                    last_error = 'outcome unknown: the sender stopped while the SMS API was answering; not sent again'
-             WHERE batch_id = $1 AND status IN ('pending', 'deferred') RETURNING id`,
-            [head.batch_id],
-          );
-          return { kind: 'given-up', rows: returningRows(given).length } as const;
-        }
-        await m.query(
-          `UPDATE notification_outbox SET lease_until = now() + $2 * interval '1 second', attempts = attempts + 1, updated_at = now()
-           WHERE batch_id = $1 AND status IN ('pending', 'deferred')`,
-          [head.batch_id, opts.leaseSeconds],
+        const given: unknown = await m.query(
+          `UPDATE notification_outbox SET status = 'failed', lease_until = NULL, updated_at = now(),
+                  last_error = 'outcome unknown: the sender stopped while the server was answering; not sent again'
+           WHERE batch_id = $1 AND status IN ('pending', 'deferred') RETURNING id`,
+          [head.batch_id],
         );
-        return {
-          kind: 'batch',
-          batch: await this.batch(m, head.batch_id, head.message_id!, head.channel, head.address, true),
-        } as const;
+        await m.query(`UPDATE notification_windows SET busy_until = NULL WHERE channel = $1 AND address = $2`, [
+          head.channel,
+          head.address,
+        ]);
+        return { kind: 'given-up', channel: head.channel, rows: returningRows(given).length } as const;
       }
 
       const window: unknown[] = await m.query(
@@ -231,7 +224,7 @@ export class NotificationOutboxRepository {
       );
       return {
         kind: 'batch',
-        batch: await this.batch(m, opts.newBatchId, messageId, head.channel, head.address, false),
+        batch: await this.batch(m, opts.newBatchId, messageId, head.channel, head.address),
       } as const;
     });
   }
@@ -242,7 +235,6 @@ export class NotificationOutboxRepository {
     messageId: string,
     channel: Channel,
     address: string,
-    resend: boolean,
   ): Promise<ClaimedBatch> {
     const lines: BatchLine[] = await m.query(
       `SELECT o.id, o.event, n.esp_id AS "espId", n.kind, n.severity, n.opened_at AS "openedAt", n.location, n.details
@@ -250,7 +242,7 @@ export class NotificationOutboxRepository {
        WHERE o.batch_id = $1 AND o.status IN ('pending', 'deferred') ORDER BY o.id`,
       [batchId],
     );
-    return { batchId, messageId, channel, address, resend, lines };
+    return { batchId, messageId, channel, address, lines };
   }
 
   /** The message was accepted by the mail server or the SMS API. */
@@ -270,8 +262,7 @@ export class NotificationOutboxRepository {
 
   /**
    * The message was not accepted. `permanent` (or the last attempt) marks its rows failed; otherwise they
-   * wait an exponential backoff (with jitter) and may join other rows of the address in the next message,
-   * except a message sent again after a crash, which stays that message.
+   * wait an exponential backoff (with jitter) and may join other rows of the address in the next message.
    */
   async markFailed(
     batch: ClaimedBatch,
@@ -284,11 +275,10 @@ export class NotificationOutboxRepository {
            status = CASE WHEN $3 OR attempts >= $5 THEN 'failed' ELSE 'pending' END,
            next_attempt_at = now() + least($4::float8 * power(2, greatest(attempts - 1, 0)), 1800000)
                                      * (0.8 + random() * 0.4) * interval '1 millisecond',
-           -- A message sent again after a crash keeps its batch and Message-ID: the first copy may have arrived.
-           batch_id = CASE WHEN $6 THEN batch_id END, message_id = CASE WHEN $6 THEN message_id END,
+           batch_id = NULL, message_id = NULL,
            lease_until = NULL, last_error = left($2, 500), updated_at = now()
          WHERE batch_id = $1 AND status IN ('pending', 'deferred')`,
-        [batch.batchId, error, opts.permanent, opts.retryDelayMs, opts.maxAttempts, batch.resend],
+        [batch.batchId, error, opts.permanent, opts.retryDelayMs, opts.maxAttempts],
       );
       await m.query(`UPDATE notification_windows SET busy_until = NULL WHERE channel = $1 AND address = $2`, [
         batch.channel,

@@ -82,7 +82,9 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
       });
       if (claimed.kind === 'none') break;
       if (claimed.kind === 'given-up') {
-        this.logger.warn(`${claimed.rows} SMS of unknown outcome (the sender stopped while sending) marked failed`);
+        this.logger.warn(
+          `${claimed.rows} ${claimed.channel} notification(s) of unknown outcome (the sender stopped while sending) marked failed, not sent again`,
+        );
         continue;
       }
       if (claimed.kind === 'batch' && claimed.batch.lines.length > 0) await this.deliver(claimed.batch);

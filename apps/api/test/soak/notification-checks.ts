@@ -29,10 +29,8 @@ export interface NotificationVerdict {
   lost: string[];
   /** Received in more than one distinct message, or a message that carries no owed alarm event. */
   duplicated: string[];
-  /** Email copies beyond the first that carry the same Message-ID (sent again after a crash). */
-  resentCopies: number;
-  /** SMS rows marked failed as "outcome unknown" after a crash (counted; delivered or lost is judged above). */
-  smsOutcomeUnknown: number;
+  /** Rows marked failed as "outcome unknown" after a crash, per channel (delivered or lost is judged above). */
+  outcomeUnknown: { email: number; sms: number };
   /** Rows still pending or deferred when the checks ran. */
   unsettled: number;
 }
@@ -108,7 +106,6 @@ export async function checkNotifications(
   const lost: string[] = [];
   const duplicated: string[] = [];
   let delivered = 0;
-  let resentCopies = 0;
 
   // Email: by Message-ID.
   const mailsById = new Map<string, CaughtMail[]>();
@@ -117,7 +114,9 @@ export async function checkNotifications(
   for (const [id, copies] of mailsById) {
     if (!knownIds.has(id))
       duplicated.push(`email ${id} to ${copies[0]!.to.join(',')} ("${copies[0]!.subject}") is no queued message's`);
-    else resentCopies += copies.length - 1;
+    // A message is sent at most once (docs/alarms.md): a second copy, even with the same Message-ID, is a duplicate.
+    else if (copies.length > 1)
+      duplicated.push(`email ${id} to ${copies[0]!.to.join(',')} received ${copies.length} times`);
   }
 
   // SMS: each sent batch's text, per number.
@@ -173,13 +172,15 @@ export async function checkNotifications(
     delivered,
     lost,
     duplicated,
-    resentCopies,
-    smsOutcomeUnknown: rows.filter(
-      (r) => r.channel === 'sms' && r.status === 'failed' && r.last_error?.startsWith('outcome unknown'),
-    ).length,
+    outcomeUnknown: {
+      email: rows.filter((r) => r.channel === 'email' && unknownOutcome(r)).length,
+      sms: rows.filter((r) => r.channel === 'sms' && unknownOutcome(r)).length,
+    },
     unsettled: rows.filter((r) => r.status === 'pending' || r.status === 'deferred').length,
   };
 }
+
+const unknownOutcome = (r: OutboxRow) => r.status === 'failed' && r.last_error?.startsWith('outcome unknown') === true;
 
 /** The lines of each batch as the dispatcher read them when it claimed the batch (its rows, by id). */
 async function batchLines(db: pg.Pool, batchIds: string[]): Promise<Map<string, BatchLine[]>> {

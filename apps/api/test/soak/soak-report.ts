@@ -26,8 +26,7 @@ export function runLine(index: number, total: number, r: RunResult): string {
   const nv = r.notifications;
   const notes = nv
     ? `alarms: ${nv.openings} opened, ${nv.delivered}/${nv.expected} messages received once, ${nv.lost.length} lost, ` +
-      `${nv.duplicated.length} duplicated, ${nv.resentCopies} email copies resent with the same Message-ID, ` +
-      `${nv.smsOutcomeUnknown} SMS of unknown outcome; `
+      `${nv.duplicated.length} duplicated, ${nv.outcomeUnknown.email} email and ${nv.outcomeUnknown.sms} SMS of unknown outcome; `
     : 'alarms: not checked; ';
   return (
     `soak: run ${index}/${total} seed ${r.plan.seed} ${verdict} in ${fmtMs(r.durationMs)}: ` +
@@ -66,7 +65,7 @@ export interface SoakSummary {
     delivered: number;
     lost: number;
     duplicated: number;
-    resentCopies: number;
+    emailOutcomeUnknown: number;
     smsOutcomeUnknown: number;
     /** kill-worker-sending faults that caught a message in the server's hands. */
     killsMidSend: number;
@@ -116,8 +115,8 @@ export function summarize(results: RunResult[], durationMs: number): SoakSummary
       delivered: sum((r) => r.notifications?.delivered ?? 0),
       lost: sum((r) => r.notifications?.lost.length ?? 0),
       duplicated: sum((r) => r.notifications?.duplicated.length ?? 0),
-      resentCopies: sum((r) => r.notifications?.resentCopies ?? 0),
-      smsOutcomeUnknown: sum((r) => r.notifications?.smsOutcomeUnknown ?? 0),
+      emailOutcomeUnknown: sum((r) => r.notifications?.outcomeUnknown.email ?? 0),
+      smsOutcomeUnknown: sum((r) => r.notifications?.outcomeUnknown.sms ?? 0),
       killsMidSend: sum((r) => r.faults.filter((f) => f.midSend).length),
     },
     durationMs,
@@ -165,7 +164,7 @@ export function summaryLines(s: SoakSummary): string[] {
   lines.push(
     `soak: alarm messages: ${n(a.openings)} alarms opened, ${n(a.expected)} messages owed (one per opening, channel and recipient), ` +
       `${n(a.delivered)} received exactly once, ${n(a.lost)} lost, ${n(a.duplicated)} duplicated; ` +
-      `${n(a.resentCopies)} email copies sent again with the same Message-ID and ${n(a.smsOutcomeUnknown)} SMS of unknown outcome ` +
+      `${n(a.emailOutcomeUnknown)} email and ${n(a.smsOutcomeUnknown)} SMS of unknown outcome (given up, not sent again) ` +
       `after ${n(a.killsMidSend)} worker kills in the middle of a send`,
   );
   for (const f of s.failedRuns) lines.push(`soak: FAILED seed ${f.seed}: replay with ${f.replay}`);
