@@ -2,8 +2,9 @@ import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 
 /**
- * Some weeks of plausible sales for the demo machines (docs/operations.md, "Demo data"), written in two
- * statements: the rows, then their rollups. Runs once: skipped when the machines have history.
+ * Some weeks of plausible sales for the demo machines, today's earlier hours included (docs/operations.md,
+ * "Demo data"), written in two statements: the rows, then their rollups. Runs once: skipped when the
+ * machines have history.
  */
 export async function seedDemoHistory(
   dataSource: DataSource,
@@ -20,7 +21,8 @@ export async function seedDemoHistory(
       WITH slots AS (
         SELECT e.esp_id, d.day, s.n
         FROM unnest($1::text[]) AS e(esp_id)
-        CROSS JOIN generate_series(1, $2) AS d(day)
+        -- day 0 is today: its hours up to now are filled too, so today's figures are not empty at start
+        CROSS JOIN generate_series(0, $2) AS d(day)
         CROSS JOIN LATERAL generate_series(1, 40 + (random() * 50)::int) AS s(n)
       ),
       shaped AS (
@@ -29,7 +31,9 @@ export async function seedDemoHistory(
                (random() * 59)::int AS minute,
                (ARRAY[1,5,5,10,10,20,1.5,2.5])[1 + (random() * 7)::int]::numeric AS volume,
                (ARRAY['pure','fresh','fresh','cold'])[1 + (random() * 3)::int] AS water_type,
-               random() < 0.35 AS is_card
+               -- Card sales before the demo's cards were registered: a few cards from before the platform
+               -- (unknown to it, flagged so); the live card sales that follow use registered cards.
+               random() < 0.05 AS is_card
         FROM slots
       ),
       timed AS (

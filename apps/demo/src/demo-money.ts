@@ -11,6 +11,8 @@ const HOLDERS = [
   ['Faraji', 'Lyimo'],
   ['Grace', 'Mushi'],
   ['Hamisi', 'Ngowi'],
+  // The last card holds less than a sale: the demo overdraws it on purpose (demo-exceptions.ts).
+  ['Imani', 'Swai'],
 ];
 export const DEMO_CARDS = HOLDERS.map((_, i) => `DEMO-CARD-${String(i + 1).padStart(3, '0')}`);
 
@@ -44,7 +46,7 @@ export async function seedDemoMoney(baseUrl: string, espId: string): Promise<voi
       card_holder_first_name: first,
       card_holder_last_name: last,
       phoneNumber: `07${String(12345670 + i)}`,
-      card_balance: 10_000 + i * 2_500,
+      card_balance: i === HOLDERS.length - 1 ? 300 : 10_000 + i * 2_500,
       card_type: i % 3 === 0 ? 'Family' : 'Standard',
     });
   }

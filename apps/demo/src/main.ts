@@ -10,6 +10,7 @@ import { applyDemoAlarmSettings, DEMO_FAULT_STEPS, describeDemoFaults } from './
 import { startDemoControl, type DemoControl } from './demo-control.js';
 import { startDemoCashier, type DemoCashier } from './demo-cashier.js';
 import { seedDemoMoney } from './demo-money.js';
+import { seedDemoExceptions } from './demo-exceptions.js';
 import { startDemoOutside, type DemoOutside } from './demo-outside.js';
 import { startDemoDaraja } from './daraja/index.js';
 import { ensureServices } from './services.js';
@@ -74,6 +75,7 @@ try {
   const mqttPort = running.app.get(BrokerService).mqttPort!;
   const apiUrl = `http://127.0.0.1:${running.port}`;
   await seedDemoMoney(apiUrl, fleet.machines[0]!.espId);
+  await seedDemoExceptions(apiUrl, fleet.machines[0]!);
   const faultsOn = env.DEMO_FAULTS !== 'off';
   if (faultsOn) {
     // Without the short thresholds the faults still run; their offline and no_sales alarms just take longer.

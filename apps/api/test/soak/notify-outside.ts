@@ -1,11 +1,14 @@
 // The outside world's stand-ins (a real SMTP server and an Africa's Talking–compatible HTTP API) live with
 // the demo; the soak points the program at them and takes them down on purpose.
 import { createServer, request, type Server } from 'node:http';
+import { DarajaSandbox } from '../../../demo/src/daraja/index.js';
 import { SmsSink, type ReceivedSms } from '../../../demo/src/outside/sms-sink.js';
 import { SmtpCatcher, type CaughtMail } from '../../../demo/src/outside/smtp-catcher.js';
 import { listenOn } from '../../../demo/src/outside/listen.js';
 
 const SMS = { username: 'soak', apiKey: 'soak-sms-key' };
+const MPESA = { consumerKey: 'soak-key', consumerSecret: 'soak-secret', shortcode: '174379', passkey: 'soak-passkey' };
+const MPESA_CALLBACK_TOKEN = 'soak-callback-token-0123456789';
 
 export type SmsOutage = 'stopped' | '5xx';
 export type Channel = 'email' | 'sms';
@@ -15,7 +18,8 @@ export type Channel = 'email' | 'sms';
  * for the whole suite on fixed ports. The SMS API sits behind a small HTTP gate so that it can be
  * down in both ways a real API is: not answering connections (the gate stops listening) or
  * answering 503 without taking the message. The SMTP catcher goes down by stopping (connections
- * refused, open ones cut).
+ * refused, open ones cut). Daraja's stand-in takes the customers' M-Pesa payments
+ * (docs/mobile-money.md).
  */
 export class NotifyOutside {
   private gate?: Server;
@@ -27,21 +31,33 @@ export class NotifyOutside {
   private constructor(
     readonly catcher: SmtpCatcher,
     readonly sink: SmsSink,
+    readonly daraja: DarajaSandbox,
   ) {}
 
   static async start(): Promise<NotifyOutside> {
     const catcher = new SmtpCatcher();
     const sink = new SmsSink({ ...SMS });
+    const daraja = new DarajaSandbox(MPESA);
     await catcher.start();
     await sink.start();
-    const outside = new NotifyOutside(catcher, sink);
+    await daraja.start();
+    const outside = new NotifyOutside(catcher, sink, daraja);
     await outside.openGate();
     return outside;
   }
 
-  /** What the program needs to send email and SMS here. */
-  env(): Record<string, string> {
+  /** What the program needs to send email and SMS here and to take M-Pesa payments; `publicUrl` is its own address. */
+  env(publicUrl: string): Record<string, string> {
     return {
+      MPESA_BASE_URL: this.daraja.url,
+      MPESA_CONSUMER_KEY: MPESA.consumerKey,
+      MPESA_CONSUMER_SECRET: MPESA.consumerSecret,
+      MPESA_SHORTCODE: MPESA.shortcode,
+      MPESA_PASSKEY: MPESA.passkey,
+      MPESA_CALLBACK_TOKEN,
+      PUBLIC_URL: publicUrl,
+      // A lost callback is asked after about 2 s (Daraja's answer would take 60 s: longer than a run's faults).
+      MPESA_QUERY_AFTER_SECONDS: '2',
       SMTP_URL: this.catcher.url,
       MAIL_FROM: 'alarms@soak.local',
       SMS_URL: `http://127.0.0.1:${this.gatePort}`,
@@ -121,6 +137,7 @@ export class NotifyOutside {
     await this.closeGate();
     await this.catcher.stop();
     await this.sink.stop();
+    await this.daraja.stop();
   }
 
   private async openGate(): Promise<void> {

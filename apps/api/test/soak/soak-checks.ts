@@ -102,9 +102,9 @@ export async function checkMoney(db: pg.Pool, books: AttendantBook[]): Promise<s
     violations.push(`float request ${r.reference} credited ${r.n} times`);
   }
 
-  // Money that entered (approved float) = float left + card balances + card sales.
+  // Money that entered (approved float, M-Pesa top-ups) = float left + card balances + card sales.
   const [t] = await q<{ entered: string; float: string; cards: string; sales: string }>(`
-    SELECT (SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE kind = 'float_approval')::text AS entered,
+    SELECT (SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE kind IN ('float_approval', 'mobile-top-up'))::text AS entered,
            (SELECT coalesce(sum(balance), 0) FROM float_accounts)::text AS float,
            (SELECT coalesce(sum(balance), 0) FROM cards)::text AS cards,
            (SELECT coalesce(-sum(amount), 0) FROM ledger_entries WHERE kind = 'sale')::text AS sales`);
@@ -140,9 +140,10 @@ export async function checkMoney(db: pg.Pool, books: AttendantBook[]): Promise<s
   );
   const cardRows = new Map(
     (
-      await q<{ card: string; balance: string; loaded: string; sales: string }>(`
+      await q<{ card: string; balance: string; loaded: string; mobile: string; sales: string }>(`
         SELECT c.card_id AS card, c.balance::text,
                coalesce(sum(e.amount) FILTER (WHERE e.kind IN ('load', 'top-up')), 0)::text AS loaded,
+               coalesce(sum(e.amount) FILTER (WHERE e.kind = 'mobile-top-up'), 0)::text AS mobile,
                coalesce(sum(e.amount) FILTER (WHERE e.kind = 'sale'), 0)::text AS sales
         FROM cards c LEFT JOIN ledger_entries e ON e.account_type = 'card' AND e.account_id = c.id
         GROUP BY c.id`)
@@ -158,9 +159,12 @@ export async function checkMoney(db: pg.Pool, books: AttendantBook[]): Promise<s
     for (const [card, loaded] of book.loaded) {
       const c = cardRows.get(card);
       if (!c) violations.push(`card ${card}: registered (201) but not stored`);
-      else if (cents(c.loaded) !== loaded * 100 || cents(c.balance) !== cents(c.loaded) + cents(c.sales)) {
+      else if (
+        cents(c.loaded) !== loaded * 100 ||
+        cents(c.balance) !== cents(c.loaded) + cents(c.mobile) + cents(c.sales)
+      ) {
         violations.push(
-          `card ${card}: balance ${c.balance}, loads ${c.loaded}, sales ${c.sales}; client loaded ${loaded}`,
+          `card ${card}: balance ${c.balance}, loads ${c.loaded}, M-Pesa ${c.mobile}, sales ${c.sales}; client loaded ${loaded}`,
         );
       }
     }

@@ -155,7 +155,7 @@ export class SoakCluster {
       mqttPort,
       env: {
         ...programEnv(this.jwtSecret),
-        ...this.outside.env(),
+        ...this.outside.env(`http://127.0.0.1:${httpPort}`),
         DATABASE_URL: databaseUrl,
         REDIS_URL: `redis://127.0.0.1:${this.proxy.port('redis')}`,
         PORT: String(httpPort),

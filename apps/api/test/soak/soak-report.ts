@@ -28,10 +28,15 @@ export function runLine(index: number, total: number, r: RunResult): string {
     ? `alarms: ${nv.openings} opened, ${nv.delivered}/${nv.expected} messages received once, ${nv.lost.length} lost, ` +
       `${nv.duplicated.length} duplicated, ${nv.outcomeUnknown.email} email and ${nv.outcomeUnknown.sms} SMS of unknown outcome; `
     : 'alarms: not checked; ';
+  const pv = r.payments;
+  const paid = pv
+    ? `M-Pesa: ${pv.pushes} pushes and ${pv.paybills} paybill payments, ${pv.paid} paid, ${pv.creditedLive} credited live and ` +
+      `${pv.creditedByStatement} by the statement, ${pv.receipts} SMS receipts, ${pv.violations.length} violations; `
+    : 'M-Pesa: not checked; ';
   return (
     `soak: run ${index}/${total} seed ${r.plan.seed} ${verdict} in ${fmtMs(r.durationMs)}: ` +
     `${n(operationsOf(r))} ops (${n(r.sales)} sales, ${n(r.moneyCalls)} money calls), ` +
-    `${n(r.pubacked)} PUBACKed, ${n(r.stored)} stored; ${notes}faults (served/committed/backlog): ${faults}; ` +
+    `${n(r.pubacked)} PUBACKed, ${n(r.stored)} stored; ${notes}${paid}faults (served/committed/backlog): ${faults}; ` +
     `phases ${Object.entries(r.phases)
       .map(([k, v]) => `${k} ${fmtMs(v)}`)
       .join(', ')}; RSS api ${r.rssMb.api ?? '?'} MB, worker ${r.rssMb.worker ?? '?'} MB`
@@ -69,6 +74,15 @@ export interface SoakSummary {
     smsOutcomeUnknown: number;
     /** kill-worker-sending faults that caught a message in the server's hands. */
     killsMidSend: number;
+  };
+  /** M-Pesa payments over every run (docs/mobile-money.md). */
+  payments: {
+    pushes: number;
+    paybills: number;
+    paid: number;
+    creditedLive: number;
+    creditedByStatement: number;
+    violations: number;
   };
   durationMs: number;
   faults: Record<string, { count: number } & RecoveryStats>;
@@ -119,6 +133,14 @@ export function summarize(results: RunResult[], durationMs: number): SoakSummary
       smsOutcomeUnknown: sum((r) => r.notifications?.outcomeUnknown.sms ?? 0),
       killsMidSend: sum((r) => r.faults.filter((f) => f.midSend).length),
     },
+    payments: {
+      pushes: sum((r) => r.payments?.pushes ?? 0),
+      paybills: sum((r) => r.payments?.paybills ?? 0),
+      paid: sum((r) => r.payments?.paid ?? 0),
+      creditedLive: sum((r) => r.payments?.creditedLive ?? 0),
+      creditedByStatement: sum((r) => r.payments?.creditedByStatement ?? 0),
+      violations: sum((r) => r.payments?.violations.length ?? 0),
+    },
     durationMs,
     faults: Object.fromEntries(
       FAULT_KINDS.map((kind) => {
@@ -166,6 +188,12 @@ export function summaryLines(s: SoakSummary): string[] {
       `${n(a.delivered)} received exactly once, ${n(a.lost)} lost, ${n(a.duplicated)} duplicated; ` +
       `${n(a.emailOutcomeUnknown)} email and ${n(a.smsOutcomeUnknown)} SMS of unknown outcome (given up, not sent again) ` +
       `after ${n(a.killsMidSend)} worker kills in the middle of a send`,
+  );
+  const p = s.payments;
+  lines.push(
+    `soak: M-Pesa: ${n(p.pushes)} STK pushes and ${n(p.paybills)} paybill payments; ${n(p.paid)} paid, ` +
+      `${n(p.creditedLive)} credited by callback, status query or confirmation and ${n(p.creditedByStatement)} by the statement; ` +
+      `${n(p.violations)} violations (a receipt credited twice or never, a credit never paid)`,
   );
   for (const f of s.failedRuns) lines.push(`soak: FAILED seed ${f.seed}: replay with ${f.replay}`);
   lines.push(

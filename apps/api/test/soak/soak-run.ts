@@ -8,6 +8,7 @@ import { AlarmWorkload } from './alarm-workload.js';
 import { FaultInjector, type FaultOutcome } from './fault-injector.js';
 import { MACHINE_KEEPALIVE_S, type MachineGroup, type RunPlan } from './fault-plan.js';
 import { MoneyWorkload, type MoneyActor } from './money-workload.js';
+import { PaymentWorkload, type PaymentVerdict } from './payment-workload.js';
 import { RecoveryProbe } from './recovery-probe.js';
 import { checkNotifications, waitNotificationsSettled, type NotificationVerdict } from './notification-checks.js';
 import { checkMoney, checkSales } from './soak-checks.js';
@@ -34,6 +35,8 @@ export interface RunResult {
   faults: FaultOutcome[];
   /** Alarm messages: every opening's, per channel and recipient, received once (null: the check could not run). */
   notifications: NotificationVerdict | null;
+  /** M-Pesa payments: every shilling paid credited once (null: the check could not run). */
+  payments: PaymentVerdict | null;
   /** Every problem of the run, one sentence each (empty: the run passed). */
   failures: string[];
   durationMs: number;
@@ -58,6 +61,13 @@ async function sellPaced(machines: readonly Machine[], total: number, spreadMs: 
     await sleep(25);
   }
 }
+
+/** One M-Pesa payment for this many money calls. */
+const MONEY_CALLS_PER_PAYMENT = 10;
+/** How long pending payments may take to settle after the load (status queries back off). */
+const PAYMENT_SETTLE_MS = 90_000;
+/** Phone numbers of the suite's customers: each run's start far from the last. */
+let phoneBase = 0;
 
 /** How long the alarm messages may take to settle after the load (retries back off from 200 ms). */
 const NOTIFY_SETTLE_MS = 90_000;
@@ -84,6 +94,9 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
   let alarms: AlarmWorkload | undefined;
   let probe: RecoveryProbe | undefined;
   let money: MoneyWorkload | undefined;
+  let payments: PaymentWorkload | undefined;
+  let creditedBefore = new Set<string>();
+  let adminToken = '';
   let probeSales = 0;
   const phases = { setup: 0, load: 0, drain: 0, checks: 0 };
   let mark = started;
@@ -172,6 +185,17 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
       rng: createRandom(plan.workloadSeed).fork(0x5eed),
       tag,
     });
+    adminToken = await cluster.token(fixtures.admin, http);
+    const moneyBooks = money.books;
+    payments = new PaymentWorkload({
+      baseUrl,
+      managerToken,
+      sandbox: cluster.outside.daraja,
+      cards: () => moneyBooks.flatMap((b) => [...b.loaded.keys()]),
+      rng: createRandom(plan.workloadSeed).fork(0x3e5a),
+      tag,
+      phoneBase: (phoneBase += 100_000),
+    });
 
     lap('setup');
     const injector = new FaultInjector(cluster, supervisor);
@@ -187,6 +211,7 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
     await Promise.all([
       sellPaced(allMachines, plan.sales, plan.loadMs),
       money.run(plan.moneyCalls, plan.loadMs),
+      payments.run(Math.round(plan.moneyCalls / MONEY_CALLS_PER_PAYMENT), plan.loadMs),
       faulting,
     ]);
 
@@ -208,6 +233,12 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
     if (!(await waitNotificationsSettled(db, () => cluster.telemetryBacklog(), NOTIFY_SETTLE_MS))) {
       failures.push(`alarm messages still due ${NOTIFY_SETTLE_MS / 1000} s after the load`);
     }
+    if (!(await payments.settle(db, PAYMENT_SETTLE_MS))) {
+      failures.push(`M-Pesa payments still pending ${PAYMENT_SETTLE_MS / 1000} s after the load`);
+    }
+    creditedBefore = await PaymentWorkload.creditedReceipts(db);
+    // The operator's daily reconciliation: receipts whose callbacks were lost are credited now.
+    await payments.importStatement(adminToken);
     lap('drain');
   } catch (error) {
     failures.push(`run aborted: ${(error as Error).stack ?? String(error)}`);
@@ -225,6 +256,15 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
     failures.push(`the notification checks failed to run: ${error.stack ?? String(error)}`);
     return null;
   });
+  const paymentVerdict = payments
+    ? await payments.check(db, creditedBefore, cluster.outside.sms()).catch((error: Error) => {
+        failures.push(`the payment checks failed to run: ${error.stack ?? String(error)}`);
+        return null;
+      })
+    : null;
+  if (paymentVerdict?.violations.length) {
+    failures.push(`M-Pesa: ${summarize(paymentVerdict.violations)}`);
+  }
   if (notifications && notifications.openings === 0 && (alarms?.raisedPhases ?? 0) > 0) {
     // Without openings the checks above would pass for nothing.
     failures.push(`the alarm workload raised ${alarms!.raisedPhases} alarm conditions and no alarm opened`);
@@ -270,6 +310,7 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
     ...verdict,
     faults: outcomes,
     notifications,
+    payments: paymentVerdict,
     failures,
     durationMs: Date.now() - started,
     phases,
