@@ -119,7 +119,8 @@ function applySecurityHeaders(app: NestExpressApplication, config: AppConfig): v
           'default-src': ["'self'"],
           'script-src': ["'self'"],
           'style-src': ["'self'", "'unsafe-inline'"],
-          'img-src': ["'self'", 'data:'],
+          // The fleet map's tiles, when MAP_TILE_URL names a tile server (docs/web-app.md, "Fleet map").
+          'img-src': ["'self'", 'data:', ...(config.map.tileOrigin ? [config.map.tileOrigin] : [])],
           'connect-src': ["'self'"],
           'frame-ancestors': ["'none'"],
           'upgrade-insecure-requests': null,

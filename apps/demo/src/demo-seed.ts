@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DeviceEntity, DeviceKeyService, hashPassword, UserEntity } from '@wv/api';
+import { machinePosition } from '@wv/simulator';
 import {
   DEMO_ACCOUNTS,
   DEMO_LOCATIONS,
@@ -17,7 +18,8 @@ export interface DemoFleet {
 
 /**
  * Creates the demo accounts and machines when absent, and gives every demo machine a fresh device
- * key for this run's simulator (keys are stored only as hashes, so they cannot be read back).
+ * key for this run's simulator (keys are stored only as hashes, so they cannot be read back) and, when
+ * it has none yet, its place in Dar es Salaam from the simulator.
  */
 export async function seedDemo(dataSource: DataSource): Promise<DemoFleet> {
   const logger = new Logger('Demo');
@@ -73,6 +75,13 @@ export async function seedDemo(dataSource: DataSource): Promise<DemoFleet> {
           firmware: 'wv-fw 2.4.1',
         });
       }
+      // Where the machine stands on the fleet map (docs/web-app.md, "Fleet map"), unless someone has moved it.
+      const { latitude, longitude } = machinePosition(i);
+      await m.query('UPDATE devices SET latitude = $2, longitude = $3 WHERE esp_id = $1 AND latitude IS NULL', [
+        espId,
+        latitude,
+        longitude,
+      ]);
       machines.push({ espId, deviceKey: key });
     }
   });

@@ -4,6 +4,7 @@ import type { FaultKind, MachineRef } from './fault.js';
 import type { FleetOptions, FleetStats } from './fleet.types.js';
 import { Machine } from './machine.js';
 import { generateCredentials, generateMacIdentities } from './machine-identity.js';
+import { machinePosition, type SimulatedPosition } from './machine-position.js';
 import type { MachineCredentials, MachineIdentity, MachineStats } from './machine.types.js';
 import { createRandom, randomSeed } from './prng.js';
 
@@ -67,6 +68,13 @@ export class Fleet extends EventEmitter<FleetEvents> {
 
   get rate(): number {
     return this.rateValue;
+  }
+
+  /** Where a machine of this fleet stands in Dar es Salaam: fixed by its place in the fleet (docs/web-app.md, "Fleet map"). */
+  position(machine: Machine): SimulatedPosition {
+    const index = this.machines.indexOf(machine);
+    if (index < 0) throw new Error('the machine is not in this fleet');
+    return machinePosition(index);
   }
 
   /** The machine with this ESP ID (provisioned ones included). */

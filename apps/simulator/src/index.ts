@@ -27,6 +27,7 @@ export {
   type ProvisioningIdentity,
 } from './machine.types.js';
 export { generateCredentials, generateMacIdentities, parseCardList, parseCredentialsList } from './machine-identity.js';
+export { DAR_ES_SALAAM_SITES, machinePosition, type SimulatedPosition } from './machine-position.js';
 export { DEFAULT_TARIFFS, priceOf, type Tariffs } from './tariff.js';
 export { generateSale, type SaleContext } from './sale-generator.js';
 export { dayCurveFactor, drawHourOfDay, HOURLY_WEIGHTS, localHour, DEFAULT_TIME_ZONE } from './day-curve.js';

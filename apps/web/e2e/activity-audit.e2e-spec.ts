@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import type { RunningServer } from '../../api/test/support/server-process.js';
 import { openTab, PHONE, SETUP_TIMEOUT, signIn, TEST_TIMEOUT, type Tab } from './support/browser.js';
 import { closeSuite, openSuite } from './support/suite.js';
+import { chooseLanguage } from './support/language.js';
 import { MqttMachine } from './support/mqtt-machine.js';
 import { coinSale, daysBefore } from './support/sales.js';
 import { eventually, Seeder, type Account, type Machine } from './support/seed.js';
@@ -53,7 +54,7 @@ describe('machine activity, the audit trail, and the new screens on a phone', ()
       await page.goto('/manager/machine/activity');
       await page.getByRole('heading', { name: 'Machine Activity' }).waitFor();
       const feed = page.getByRole('list', { name: 'Activity' });
-      await feed.getByText('TZS 450.00').waitFor();
+      await feed.getByText('TZS 450').waitFor();
       const status = page.getByRole('list', { name: 'Machine status' }).getByRole('listitem');
       await status.getByText('Offline').waitFor();
       await page.locator('.live-indicator[data-status="live"]').waitFor();
@@ -61,8 +62,8 @@ describe('machine activity, the audit trail, and the new screens on a phone', ()
 
       await seed.postSales(machine, [coinSale(700, 2, 'cold')]);
       const newest = feed.getByRole('listitem').first();
-      await newest.getByText('TZS 700.00').waitFor({ timeout: 15_000 });
-      expect(await newest.innerText()).toContain(`${machine.espId} sold 2 L of cold water for TZS 700.00`);
+      await newest.getByText('TZS 700').waitFor({ timeout: 15_000 });
+      expect(await newest.innerText()).toContain(`${machine.espId} sold 2 L of cold water for TZS 700`);
 
       const device = await MqttMachine.connect(server.mqttPort, machine);
       devices.push(device);
@@ -71,6 +72,24 @@ describe('machine activity, the audit trail, and the new screens on a phone', ()
       await status.getByText('Online').waitFor();
       expect(await page.evaluate(() => (window as any).__noReload)).toBe(true);
       expect(pageErrors).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'Machine Activity speaks Kiswahili once it is chosen',
+    async () => {
+      await seed.postSales(machine, [coinSale(300, 1, 'pure')]);
+      const { page } = await open(manager, '/manager/dashboard');
+      await page.goto('/manager/machine/activity');
+      await page.getByRole('list', { name: 'Activity' }).getByText('TZS 300').first().waitFor();
+      await chooseLanguage(page, 'sw');
+      await page.getByRole('heading', { name: 'Shughuli za Mashine' }).waitFor();
+      await page.getByRole('heading', { name: 'Shughuli za karibuni' }).waitFor();
+      const feed = page.getByRole('list', { name: 'Shughuli' });
+      await feed.getByText('Sarafu').first().waitFor();
+      expect(await feed.innerText()).toContain(`${machine.espId} iliuza 1 L za maji safi kwa`);
+      await chooseLanguage(page, 'en');
     },
     TEST_TIMEOUT,
   );

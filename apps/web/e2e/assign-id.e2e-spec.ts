@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { RunningServer } from '../../api/test/support/server-process.js';
 import { colorOf, GREEN, openTab, RED, SETUP_TIMEOUT, signIn, TEST_TIMEOUT, type Tab } from './support/browser.js';
 import { closeSuite, openSuite } from './support/suite.js';
+import { chooseLanguage } from './support/language.js';
 import { randomEspId, Seeder } from './support/seed.js';
 
 describe('Assign ESP ID to MAC Address (/add-esp32)', () => {
@@ -70,6 +71,64 @@ describe('Assign ESP ID to MAC Address (/add-esp32)', () => {
       await page.getByLabel('Select MAC Address').locator(`option[value="${mac}"]`).waitFor({ state: 'detached' });
       await page.goto('/maindashboard');
       await page.getByText(espId).waitFor();
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'a machine that announces itself while the page is open joins the MAC list without a reload',
+    async () => {
+      const page = await openAssign();
+      const select = page.getByLabel('Select MAC Address');
+      await select.locator('option').first().waitFor({ state: 'attached' });
+      // Announce anonymously, as a new machine does; the notice below comes only from the live event.
+      await page.waitForLoadState('networkidle');
+      const mac = await seed.announce();
+      await select.locator(`option[value="${mac}"]`).waitFor({ state: 'attached', timeout: 15_000 });
+      await page.getByText(`New machine waiting: ${mac}`).waitFor();
+      await chooseMac(page, mac);
+      await page.getByLabel('ESP ID', { exact: true }).fill(randomEspId());
+      await page.getByRole('button', { name: 'Assign ID' }).click();
+      await page.getByRole('region', { name: /shown only once/ }).waitFor();
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'an ESP ID the server refuses is named beside the field in plain words',
+    async () => {
+      const mac = await seed.announce();
+      const page = await openAssign();
+      await chooseMac(page, mac);
+      const espId = page.getByLabel('ESP ID', { exact: true });
+      await espId.fill('bad id/1');
+      await page.getByRole('button', { name: 'Assign ID' }).click();
+      await page.locator('input[aria-invalid="true"]').waitFor();
+      const note = page.locator(`[id="${await espId.getAttribute('aria-describedby')}"]`);
+      expect(await note.innerText()).toMatch(/^Enter an ESP ID of letters, digits/);
+      const result = page.locator('.status-text');
+      expect(await result.innerText()).toBe('Error: Check the marked fields.');
+      expect(await colorOf(result)).toBe(RED);
+      expect(await page.locator('main').innerText()).not.toContain('espId:');
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'the page speaks Kiswahili once it is chosen',
+    async () => {
+      const page = await openAssign();
+      await chooseLanguage(page, 'sw');
+      await page.getByRole('heading', { name: 'Weka ESP ID kwa Anwani ya MAC' }).waitFor();
+      await page.getByLabel('Chagua Anwani ya MAC').waitFor();
+      expect(await page.getByLabel('ESP ID', { exact: true }).getAttribute('placeholder')).toBe('Weka ESP ID');
+      await page.getByLabel('ESP ID', { exact: true }).fill(randomEspId());
+      await page.getByRole('button', { name: 'Weka ID' }).click();
+      expect(await page.getByRole('alert').innerText()).toBe('Tafadhali chagua anwani ya MAC.');
+      await page.getByRole('navigation', { name: 'Kuu' }).getByRole('link', { name: 'Mipangilio' }).click();
+      await page.getByRole('heading', { name: 'Mipangilio', level: 1 }).waitFor();
+      await page.getByRole('heading', { name: 'Kivinjari hiki' }).waitFor();
+      await chooseLanguage(page, 'en');
     },
     TEST_TIMEOUT,
   );

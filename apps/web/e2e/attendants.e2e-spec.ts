@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { RunningServer } from '../../api/test/support/server-process.js';
 import { openTab, SETUP_TIMEOUT, signIn, TEST_TIMEOUT, type Tab } from './support/browser.js';
 import { closeSuite, openSuite } from './support/suite.js';
+import { chooseLanguage } from './support/language.js';
 import { randomPhone, Seeder, type Account } from './support/seed.js';
 
 describe('attendants: Create New Attendant, Remove Attendant and My Account', () => {
@@ -119,10 +120,11 @@ describe('attendants: Create New Attendant, Remove Attendant and My Account', ()
   );
 
   it(
-    "a device that already has an attendant is refused: 'Error registering user'",
+    'only machines without an attendant are offered; the others are named with their attendant',
     async () => {
       const device = await newManagerDevice();
-      await seed.createAttendant(await seed.login(manager.email, manager.password), device);
+      const free = await newManagerDevice();
+      const attendant = await seed.createAttendant(await seed.login(manager.email, manager.password), device);
       const page = await asManager('/manager/attendant/register');
       await page.getByLabel('First Name').fill('Second');
       await page.getByLabel('Last Name').fill('Person');
@@ -132,15 +134,62 @@ describe('attendants: Create New Attendant, Remove Attendant and My Account', ()
       await page.getByLabel('Current Location').fill('Mwanza');
       await page.getByRole('button', { name: 'Next' }).click();
       const choose = page.getByLabel('Choose Device ID');
+      await choose.locator(`option[value="${free}"]`).waitFor({ state: 'attached' });
+      expect(await choose.locator(`option[value="${device}"]`).count()).toBe(0);
+      const hint = page.locator(`[id="${(await choose.getAttribute('aria-describedby'))!.split(' ')[0]}"]`);
+      expect(await hint.innerText()).toContain(
+        `${device} (has an attendant: ${attendant.firstName} ${attendant.lastName})`,
+      );
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'a phone number the server refuses is named beside the field in plain words, back on step 1',
+    async () => {
+      const device = await newManagerDevice();
+      const page = await asManager('/manager/attendant/register');
+      await page.getByLabel('First Name').fill('Neema');
+      await page.getByLabel('Last Name').fill('Kweka');
+      await page.getByLabel('Company Name').fill('Maji Safi');
+      await page.getByLabel('Username').fill(`neema-${Date.now()}`);
+      await page.getByLabel('Phone Number').fill('12');
+      await page.getByLabel('Current Location').fill('Mwanza');
+      await page.getByRole('button', { name: 'Next' }).click();
+      const choose = page.getByLabel('Choose Device ID');
       await choose.locator(`option[value="${device}"]`).waitFor({ state: 'attached' });
       await choose.selectOption(device);
       await page.getByLabel('Machine Location').fill('Ferry Terminal');
-      await page.getByLabel('Password', { exact: true }).fill('second-pass-1');
-      await page.getByLabel('Confirm Password').fill('second-pass-1');
+      await page.getByLabel('Password', { exact: true }).fill('neema-pass-1');
+      await page.getByLabel('Confirm Password').fill('neema-pass-1');
       await page.getByRole('button', { name: 'Register' }).click();
-      const alert = page.getByRole('alert');
-      await alert.waitFor();
-      expect(await alert.locator('.status-text').innerText()).toBe('Error registering user');
+
+      await page.getByRole('heading', { name: 'Personal Info' }).waitFor();
+      const phone = page.getByLabel('Phone Number');
+      await page.locator('input[aria-invalid="true"]').waitFor();
+      expect(await phone.getAttribute('aria-invalid')).toBe('true');
+      const note = page.locator(`[id="${await phone.getAttribute('aria-describedby')}"]`);
+      expect(await note.innerText()).toBe('Enter a valid phone number, such as +255 712 345 678.');
+      expect(await page.locator('.status-text').innerText()).toBe('Error registering user');
+      expect(await page.locator('main').innerText()).not.toContain('phoneNumber');
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'Create New Attendant and Remove Attendant speak Kiswahili once it is chosen',
+    async () => {
+      const page = await asManager('/manager/attendant/register');
+      await chooseLanguage(page, 'sw');
+      await page.getByRole('heading', { name: 'Sajili Mhudumu Mpya' }).waitFor();
+      await page.getByRole('heading', { name: 'Taarifa Binafsi' }).waitFor();
+      await page.getByLabel('Jina la Kwanza').waitFor();
+      await page.getByRole('button', { name: 'Endelea' }).click();
+      expect(await page.getByRole('alert').innerText()).toBe('Tafadhali jaza sehemu zote zinazohitajika.');
+      await page.getByRole('button', { name: 'Usimamizi' }).click();
+      await page.getByRole('link', { name: 'Ondoa Mhudumu' }).click();
+      await page.getByRole('heading', { name: 'Ondoa Mhudumu' }).waitFor();
+      await chooseLanguage(page, 'en');
     },
     TEST_TIMEOUT,
   );

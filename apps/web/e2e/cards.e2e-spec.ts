@@ -72,7 +72,7 @@ describe('cards: Add Card from float, Card Information Summary and the Registere
       const { page, pageErrors } = await open(attendant, '/att/manager/dashboard');
       await page.getByRole('heading', { name: 'Add Card' }).waitFor();
       await page.getByRole('heading', { name: 'Register New User' }).waitFor();
-      await page.getByText('TZS 10,000.00').waitFor();
+      await page.getByText('TZS 10,000').waitFor();
       await page.getByText(machine.espId).waitFor();
 
       // The form's fields: Mobile No optional, Balance a number with step 0.01.
@@ -116,7 +116,7 @@ describe('cards: Add Card from float, Card Information Summary and the Registere
         card_type: 'Prepaid',
       });
       const { page } = await open(attendant, '/att/manager/dashboard');
-      await page.getByText('TZS 4,900.00').waitFor();
+      await page.getByText('TZS 4,900').waitFor();
       await fillCard(page, id, '50');
       // The alert is accepted by the handler itself: an open alert blocks the click's own
       // wait for navigations, so awaiting the dialog after the click could never resolve.
@@ -131,7 +131,7 @@ describe('cards: Add Card from float, Card Information Summary and the Registere
       expect(await page.getByLabel('Card ID').inputValue()).toBe(id);
       // Nothing was spent.
       await page.waitForLoadState('networkidle');
-      await page.getByText('TZS 4,900.00').waitFor();
+      await page.getByText('TZS 4,900').waitFor();
     },
     TEST_TIMEOUT,
   );
@@ -141,7 +141,7 @@ describe('cards: Add Card from float, Card Information Summary and the Registere
     async () => {
       const { attendant } = await attendedMachine(1_000);
       const { page } = await open(attendant, '/att/manager/dashboard');
-      await page.getByText('TZS 1,000.00').waitFor();
+      await page.getByText('TZS 1,000').waitFor();
 
       // More than the float: a business rule (422) with the server's sentence.
       await fillCard(page, cardId('BIG'), '5000');
@@ -168,12 +168,12 @@ describe('cards: Add Card from float, Card Information Summary and the Registere
       expect(keys).toHaveLength(2);
       expect(keys[0]).toMatch(UUID);
       expect(keys[1]).toBe(keys[0]);
-      await page.getByText('TZS 700.00').waitFor();
+      await page.getByText('TZS 700').waitFor();
 
       // A new submission gets a new key.
       await fillCard(page, cardId('NEXT'), '1');
       await page.getByRole('button', { name: 'Register', exact: true }).click();
-      await page.getByText('TZS 699.00').waitFor();
+      await page.getByText('TZS 699').waitFor();
       expect(keys).toHaveLength(3);
       expect(keys[2]).not.toBe(keys[0]);
     },
@@ -232,7 +232,7 @@ describe('cards: Add Card from float, Card Information Summary and the Registere
       await firstCard.click();
       expect(await firstCard.getAttribute('aria-pressed')).toBe('true');
       const details = page.getByRole('region', { name: `Card ${first}` });
-      await details.getByText('TZS 800.00').waitFor();
+      await details.getByText('TZS 800').waitFor();
       await details.getByRole('heading', { name: 'Transaction History' }).waitFor();
       const history = details.getByRole('table');
       expect(await history.locator('thead th').allInnerTexts()).toEqual([
@@ -242,8 +242,8 @@ describe('cards: Add Card from float, Card Information Summary and the Registere
         'Card Type',
       ]);
       expect(await history.locator('tbody tr').count()).toBe(2);
-      await history.getByText('TZS 1,000.00').waitFor();
-      await history.getByText('-TZS 200.00').waitFor();
+      await history.getByText('TZS 1,000').waitFor();
+      await history.getByText('-TZS 200').waitFor();
 
       // Clicking the selected card again deselects it.
       await firstCard.click();
@@ -316,6 +316,104 @@ describe('cards: Add Card from float, Card Information Summary and the Registere
       await failed.waitFor();
       expect(await colorOf(failed)).toBe(RED);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+    },
+    TEST_TIMEOUT,
+  );
+
+  /** A machine of the manager's with one card that bought water once: its history has a load and a sale. */
+  const cardWithHistory = async () => {
+    const { machine, token } = await attendedMachine(5_000);
+    const id = cardId('H1');
+    await seed.addCard(token, {
+      card_id: id,
+      card_holder_first_name: 'Neema',
+      card_holder_last_name: 'Mollel',
+      phoneNumber: '+255712345678',
+      card_balance: 1000,
+      card_type: 'Student',
+    });
+    await seed.postSales(machine as Machine, [cardSale(id, 200, 2)]);
+    await eventually(
+      () => seed.get<unknown[]>(`/transactions/${id}`, managerToken),
+      (rows) => rows.length === 2,
+    );
+    return { machine, id };
+  };
+
+  it(
+    'on a phone the Transaction History rows are cards whose labels and values line up, every field in view',
+    async () => {
+      const { machine, id } = await cardWithHistory();
+      const { page, pageErrors } = await open(manager, '/manager/dashboard', PHONE);
+      await page.goto(`/manager/card/info?machineId=${machine.espId}`);
+      await page.getByRole('button', { name: new RegExp(id) }).click();
+      const history = page.getByRole('region', { name: `Card ${id}` }).getByRole('table');
+      await history.getByText('-TZS 200').waitFor();
+      const rows = await history.locator('tbody tr').evaluateAll((trs) =>
+        trs.map((tr) => ({
+          display: getComputedStyle(tr).display,
+          cells: [...tr.querySelectorAll('td')].map((td) => {
+            const value = document.createRange();
+            value.selectNodeContents(td);
+            const box = value.getBoundingClientRect();
+            return {
+              label: getComputedStyle(td, '::before').content.replace(/^"|"$/g, ''),
+              // Label and value side by side: the cell's grid has a single row.
+              oneLine: getComputedStyle(td).gridTemplateRows.split(' ').length === 1,
+              inView: box.left >= 0 && box.right <= window.innerWidth,
+              valueLeft: Math.round(box.left),
+            };
+          }),
+        })),
+      );
+      expect(rows).toHaveLength(2);
+      for (const row of rows) {
+        expect(row.display).toBe('block');
+        expect(row.cells.map((cell) => cell.label)).toEqual(['Transaction ID', 'Amount', 'Date', 'Card Type']);
+        for (const { label, oneLine, inView } of row.cells) {
+          expect({ label, oneLine, inView }).toEqual({ label, oneLine: true, inView: true });
+        }
+      }
+      // Every value starts in the same column, in both rows.
+      expect(new Set(rows.flatMap((row) => row.cells.map((cell) => cell.valueLeft))).size).toBe(1);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+      expect(pageErrors).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'in Kiswahili the Registered Cards panel and the Transaction History speak Kiswahili',
+    async () => {
+      const { machine, id } = await cardWithHistory();
+      const { page, pageErrors } = await open(manager, '/manager/dashboard');
+      await page.evaluate(() => localStorage.setItem('language', 'sw'));
+      await page.goto(`/manager/card/info?machineId=${machine.espId}`);
+      await page.getByRole('heading', { name: `Kadi Zilizosajiliwa kwenye Mashine ${machine.espId}` }).waitFor();
+      expect(await page.getByLabel('Mashine', { exact: true }).inputValue()).toBe(machine.espId);
+      const card = page
+        .getByRole('list', { name: 'Kadi zilizosajiliwa' })
+        .getByRole('button', { name: new RegExp(id) });
+      const text = await card.innerText();
+      for (const part of ['Namba ya Kadi', 'Jina', 'Namba ya Simu', 'Tarehe ya Usajili', 'Inatumika']) {
+        expect(text).toContain(part);
+      }
+
+      await card.click();
+      const details = page.getByRole('region', { name: `Kadi ${id}` });
+      await details.getByText('TZS 800').first().waitFor();
+      await details.getByRole('heading', { name: 'Historia ya Miamala' }).waitFor();
+      const history = details.getByRole('table');
+      expect(await history.locator('thead th').allInnerTexts()).toEqual([
+        'Namba ya Muamala',
+        'Kiasi',
+        'Tarehe',
+        'Aina ya Kadi',
+      ]);
+      await history.getByText('Mauzo').waitFor();
+      await history.getByText('Salio la mwanzo').waitFor();
+      await history.getByText('-TZS 200').waitFor();
+      expect(pageErrors).toEqual([]);
     },
     TEST_TIMEOUT,
   );

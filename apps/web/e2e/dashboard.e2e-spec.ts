@@ -12,6 +12,7 @@ import {
   waitForPath,
   type Tab,
 } from './support/browser.js';
+import { axeViolations } from './support/axe.js';
 import { closeSuite, openSuite } from './support/suite.js';
 import { MqttMachine } from './support/mqtt-machine.js';
 import { coinSale, daysBefore } from './support/sales.js';
@@ -70,9 +71,9 @@ describe("dashboards: live charts, and each machine's daily and monthly summarie
       await card.getByText('No sales on this day.').waitFor();
       const coin = card.getByRole('link', { name: /Coin-based sales/ });
       expect(await coin.innerText()).not.toContain('Daily');
-      expect(await coin.innerText()).toContain('TZS 0.00');
+      expect(await coin.innerText()).toContain('TZS 0');
       const split = page.getByRole('figure', { name: 'Coin against card' });
-      await split.getByText('Coin TZS 0.00 · Card TZS 0.00').waitFor();
+      await split.getByText('Coin TZS 0 · Card TZS 0').waitFor();
       await page.locator('.live-indicator[data-status="live"]').waitFor();
       await view.page.locator('.live-indicator[data-status="live"]').waitFor();
       await page.evaluate(() => ((window as any).__noReload = true));
@@ -83,11 +84,11 @@ describe("dashboards: live charts, and each machine's daily and monthly summarie
       await device.publishSale(coinSale(1500, 3, 'pure'));
 
       await coin.getByText('Daily').waitFor({ timeout: 15_000 });
-      await coin.getByText('TZS 1,500.00').first().waitFor();
-      await split.getByText('Coin TZS 1,500.00 · Card TZS 0.00').waitFor({ timeout: 15_000 });
+      await coin.getByText('TZS 1,500').first().waitFor();
+      await split.getByText('Coin TZS 1,500 · Card TZS 0').waitFor({ timeout: 15_000 });
       await page
         .getByRole('figure', { name: 'Sales by hour' })
-        .getByText('TZS 1,500.00 in 1 sale', { exact: true })
+        .getByText('TZS 1,500 in 1 sale', { exact: true })
         .waitFor();
       await page
         .getByRole('figure', { name: 'Litres by water type' })
@@ -163,7 +164,7 @@ describe("dashboards: live charts, and each machine's daily and monthly summarie
       await card.getByText('No sales on this day.').waitFor();
       const coin = card.getByRole('link', { name: /Coin-based sales/ });
       expect(await coin.innerText()).not.toContain('Daily');
-      expect(await coin.innerText()).toContain('TZS 0.00');
+      expect(await coin.innerText()).toContain('TZS 0');
     },
     TEST_TIMEOUT,
   );
@@ -222,6 +223,48 @@ describe("dashboards: live charts, and each machine's daily and monthly summarie
       await machineCard(page, machine.espId).waitFor();
       await page.waitForLoadState('networkidle');
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+      expect(pageErrors).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'the dashboard passes axe: no focusable element inside aria-hidden, no serious or critical violation; the charts are named and their axes labelled',
+    async () => {
+      const { page, pageErrors } = await open();
+      await signIn(page, manager.email, manager.password, '/manager/dashboard');
+      await page.locator('.chart-card .recharts-surface').first().waitFor();
+      expect(await page.locator('.chart-card').count()).toBe(4);
+
+      // The charts' drawings are hidden from assistive technology, so none of their parts may take the focus.
+      expect(
+        await axeViolations(page, {
+          rules: ['aria-hidden-focus'],
+          impacts: ['minor', 'moderate', 'serious', 'critical'],
+        }),
+      ).toEqual([]);
+      const tabbableHidden = await page.evaluate(
+        () =>
+          [...document.querySelectorAll('[aria-hidden="true"] *')].filter(
+            (el) =>
+              el.matches('a[href], button, input, select, textarea, [tabindex]') &&
+              (el as HTMLElement | SVGElement).tabIndex >= 0,
+          ).length,
+      );
+      expect(tabbableHidden).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // Each chart is a figure named by its caption, its figures in words beside it.
+      for (const name of ['Sales by hour', 'Coin against card', 'Litres by water type', 'Machines online']) {
+        await page.getByRole('figure', { name }).waitFor();
+      }
+      // Axis titles with their units.
+      const hourly = page.getByRole('figure', { name: 'Sales by hour' });
+      expect(await hourly.locator('svg text', { hasText: 'Sales (TZS)' }).isVisible()).toBe(true);
+      expect(await hourly.locator('svg text', { hasText: 'Hour of the day' }).isVisible()).toBe(true);
+      const litres = page.getByRole('figure', { name: 'Litres by water type' });
+      expect(await litres.locator('svg text', { hasText: /^Litres$/ }).isVisible()).toBe(true);
+      expect(await litres.locator('svg text', { hasText: 'Water type' }).isVisible()).toBe(true);
       expect(pageErrors).toEqual([]);
     },
     TEST_TIMEOUT,

@@ -15,6 +15,7 @@ import {
   type Tab,
 } from './support/browser.js';
 import { closeSuite, openSuite } from './support/suite.js';
+import { chooseLanguage } from './support/language.js';
 import { MqttMachine } from './support/mqtt-machine.js';
 import { eventually, Seeder, type Account, type Machine } from './support/seed.js';
 
@@ -90,7 +91,7 @@ describe('Manage Devices and Device Settings: Wi-Fi, tariffs, and whether the ma
   );
 
   it(
-    "Wi-Fi: 'Wi-Fi credentials updated successfully!', the new values come back, 'Wi-Fi credentials cleared successfully!', and the server's refusal in red",
+    "Wi-Fi: 'Wi-Fi credentials updated successfully!', the new values come back, Clear asks first and 'Wi-Fi credentials cleared successfully!', and a refused SSID named beside the field",
     async () => {
       const machine = await newMachine();
       const { page } = await openSettings(machine.espId);
@@ -113,7 +114,23 @@ describe('Manage Devices and Device Settings: Wi-Fi, tariffs, and whether the ma
       expect(await wifi(page).getByLabel('SSID').inputValue()).toBe('Kiosk-Net');
       expect(await wifi(page).getByLabel('Password', { exact: true }).inputValue()).toBe('maji-safi-2025');
 
-      await wifi(page).getByRole('button', { name: 'Clear' }).click();
+      // Clearing can take the machine offline: a danger button that asks first, naming the machine. Cancel keeps it.
+      const clear = wifi(page).getByRole('button', { name: 'Clear Wi-Fi…' });
+      expect(await clear.getAttribute('class')).toContain('btn-danger');
+      await clear.click();
+      const dialog = page.getByRole('dialog', { name: `Clear the Wi-Fi of machine ${machine.espId}?` });
+      await dialog.waitFor();
+      expect(await dialog.innerText()).toContain(`Machine ${machine.espId} forgets the network “Kiosk-Net”.`);
+      expect(await dialog.innerText()).toContain('If it has no other network, it goes offline');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(await wifi(page).getByLabel('SSID').inputValue()).toBe('Kiosk-Net');
+      expect((await seed.get<{ ssid?: string }>(`/get_wifi_credentials/${machine.espId}`, managerToken)).ssid).toBe(
+        'Kiosk-Net',
+      );
+
+      await clear.click();
+      await dialog.getByRole('button', { name: 'Yes, clear Wi-Fi' }).click();
       const cleared = wifi(page).getByText('Wi-Fi credentials cleared successfully!', { exact: true });
       await cleared.waitFor();
       expect(await colorOf(cleared)).toBe(GREEN);
@@ -131,20 +148,27 @@ describe('Manage Devices and Device Settings: Wi-Fi, tariffs, and whether the ma
           .evaluate((input: HTMLInputElement) => input.validity.valueMissing),
       ).toBe(true);
 
-      // An SSID longer than Wi-Fi allows: the server's message, in red.
-      await wifi(page).getByLabel('SSID').fill('x'.repeat(40));
+      // An SSID longer than Wi-Fi allows: plain words beside the field, never the server's field name.
+      const ssid = wifi(page).getByLabel('SSID');
+      await ssid.fill('x'.repeat(40));
       await wifi(page).getByLabel('Password', { exact: true }).fill('secret-pass');
       await wifi(page).getByRole('button', { name: 'Update Wi-Fi' }).click();
-      const refused = wifi(page).getByRole('alert');
-      await refused.waitFor();
-      expect(await refused.innerText()).toMatch(/32/);
-      expect(await colorOf(refused.locator('.status-text'))).toBe(RED);
+      await wifi(page).locator('input[aria-invalid="true"]').waitFor();
+      expect(await ssid.getAttribute('aria-invalid')).toBe('true');
+      const note = page.locator(`[id="${await ssid.getAttribute('aria-describedby')}"]`);
+      expect(await note.innerText()).toBe('Enter the network name (SSID), at most 32 characters.');
+      const refused = wifi(page).locator('.status-text');
+      expect(await refused.innerText()).toBe('Check the marked fields.');
+      expect(await colorOf(refused)).toBe(RED);
+      expect(await wifi(page).innerText()).not.toContain('ssid:');
+      await ssid.fill('Kiosk');
+      expect(await ssid.getAttribute('aria-invalid')).toBeNull();
     },
     TEST_TIMEOUT,
   );
 
   it(
-    "tariffs: the previous values, 'Tariffs inserted successfully!' with the fields cleared and 'Newly Inserted Tariffs', Clear, and the server's refusal",
+    "tariffs: the previous values, 'Tariffs inserted successfully!' with the fields cleared and 'Newly Inserted Tariffs', Clear form, and a refused value named beside its field",
     async () => {
       const machine = await newMachine();
       const { page } = await openSettings(machine.espId);
@@ -170,9 +194,11 @@ describe('Manage Devices and Device Settings: Wi-Fi, tariffs, and whether the ma
       await previous.getByText('Previous Cold Tariffs').waitFor();
       expect(await previous.locator('dd').allInnerTexts()).toEqual(['50', '40', '1.5', '1.25']);
 
-      // Clear empties the fields without sending anything.
+      // Clear form empties the fields without sending anything.
       await form.getByLabel('Cold Tariffs').fill('99');
-      await form.getByRole('button', { name: 'Clear' }).click();
+      const clear = form.getByRole('button', { name: 'Clear form' });
+      expect(await clear.getAttribute('class')).toContain('btn-secondary');
+      await clear.click();
       expect(await form.getByLabel('Cold Tariffs').inputValue()).toBe('');
 
       await form.getByLabel('Cold Tariffs').fill('cheap');
@@ -180,10 +206,16 @@ describe('Manage Devices and Device Settings: Wi-Fi, tariffs, and whether the ma
       await form.getByLabel('Fresh Calb').fill('1.5');
       await form.getByLabel('Cold Calb').fill('1.25');
       await form.getByRole('button', { name: 'Insert Tariffs' }).click();
-      const refused = form.getByRole('alert');
-      await refused.waitFor();
-      expect(await refused.innerText()).toMatch(/[Cc]old tariffs/);
-      expect(await colorOf(refused.locator('.status-text'))).toBe(RED);
+      const cold = form.getByLabel('Cold Tariffs');
+      await form.locator('input[aria-invalid="true"]').waitFor();
+      expect(await cold.getAttribute('aria-invalid')).toBe('true');
+      const note = page.locator(`[id="${await cold.getAttribute('aria-describedby')}"]`);
+      expect(await note.innerText()).toMatch(/^Enter the cold water price as a number/);
+      expect(await form.getByLabel('Fresh Tariffs').getAttribute('aria-invalid')).toBeNull();
+      const refused = form.locator('.status-text');
+      expect(await refused.innerText()).toBe('Check the marked fields.');
+      expect(await colorOf(refused)).toBe(RED);
+      expect(await form.innerText()).not.toContain('coldTariffs');
       const settings = await seed.get<{ cold_tariffs: number }>(`/machine_settings/${machine.espId}`, managerToken);
       expect(settings.cold_tariffs).toBe(50);
     },
@@ -214,6 +246,25 @@ describe('Manage Devices and Device Settings: Wi-Fi, tariffs, and whether the ma
       await device.ackConfig(version);
       await page.locator('.config-status[data-state="applied"]').waitFor({ timeout: 15_000 });
       expect(await status.innerText()).toContain('Applied');
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'Device Settings and Manage Devices speak Kiswahili once it is chosen',
+    async () => {
+      const machine = await newMachine();
+      const { page } = await openSettings(machine.espId);
+      await chooseLanguage(page, 'sw');
+      await page.getByRole('heading', { name: 'Mipangilio ya Mashine' }).waitFor();
+      await page.getByRole('heading', { name: 'Taarifa za Wi-Fi' }).waitFor();
+      await page.getByRole('heading', { name: 'Usimamizi wa Bei' }).waitFor();
+      await page.getByRole('form', { name: 'Taarifa za Wi-Fi' }).getByRole('button', { name: 'Futa Wi-Fi…' }).waitFor();
+      await page.getByRole('form', { name: 'Weka Bei Mpya' }).getByLabel('Bei ya Maji Baridi').waitFor();
+      await page.getByRole('navigation', { name: 'Kuu' }).getByRole('link', { name: 'Mashine', exact: true }).click();
+      await page.getByRole('heading', { name: 'Simamia Mashine' }).waitFor();
+      await page.getByText('Mhudumu: Hajapangiwa').first().waitFor();
+      await chooseLanguage(page, 'en');
     },
     TEST_TIMEOUT,
   );

@@ -164,7 +164,9 @@ describe('fleet dashboard: headline, machine table, needs attention, machine vie
       const mine = machines.filter((m) => m.owner === 'A');
       const revenue = mine.reduce((s, m) => s + Math.round(m.revenue * 100), 0) / 100;
       const figure = page.getByRole('article', { name: 'Revenue today' });
-      const money = revenue.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      // Whole shillings unless the sum really has cents (docs/web-app.md, "Screens").
+      const cents = Number.isInteger(revenue) ? 0 : 2;
+      const money = revenue.toLocaleString('en-US', { minimumFractionDigits: cents, maximumFractionDigits: cents });
       await figure.getByText(`TZS ${money}`).waitFor();
       await page
         .getByRole('article', { name: 'Sales today' })

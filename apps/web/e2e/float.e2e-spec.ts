@@ -14,6 +14,7 @@ import {
   type Tab,
 } from './support/browser.js';
 import { closeSuite, openSuite } from './support/suite.js';
+import { chooseLanguage } from './support/language.js';
 import { eventually, Seeder, type Account } from './support/seed.js';
 
 describe('float: Request Float, Float Approval, and the live notice on the manager’s screens', () => {
@@ -78,10 +79,10 @@ describe('float: Request Float, Float Approval, and the live notice on the manag
         'Requested At',
         'Approved At',
       ]);
-      const row = historyRow(page, 'TZS 3,000.00');
+      const row = historyRow(page, 'TZS 3,000');
       await row.waitFor();
       const cells = await row.locator('td').allInnerTexts();
-      expect(cells[0]).toBe('TZS 3,000.00');
+      expect(cells[0]).toBe('TZS 3,000');
       expect(cells[1]).toBe('N/A');
       expect(cells[2].toLowerCase()).toBe('pending');
       expect(cells[3]).not.toBe('');
@@ -93,9 +94,9 @@ describe('float: Request Float, Float Approval, and the live notice on the manag
       await seed.assignFloat(managerToken, attendant.userId, 2500, request.requestId);
       await row.getByText('approved').waitFor({ timeout: 15_000 });
       const after = await row.locator('td').allInnerTexts();
-      expect(after[1]).toBe('TZS 2,500.00');
+      expect(after[1]).toBe('TZS 2,500');
       expect(after[4]).not.toBe('N/A');
-      await page.getByText('TZS 2,500.00').first().waitFor();
+      await page.getByText('TZS 2,500').first().waitFor();
       expect(await page.evaluate(() => (window as any).__noReload)).toBe(true);
       expect(pageErrors).toEqual([]);
     },
@@ -103,20 +104,36 @@ describe('float: Request Float, Float Approval, and the live notice on the manag
   );
 
   it(
-    "Request Float refusals: 'Error: ' with the server's text in red, and 'Error submitting float request' when nothing answers",
+    "Request Float refusals: a refused amount beside the field in plain words, 'Error: ' with the server's text in red, and 'Error submitting float request' when nothing answers",
     async () => {
       const { attendant } = await newAttendant();
       const { page } = await open(attendant, '/att/manager/dashboard', PHONE);
       await page.goto('/att/manager/float');
       await page.getByText('No float requests found.').waitFor();
 
-      await page.getByLabel('Request Float Amount').fill('0');
+      const amount = page.getByLabel('Request Float Amount');
+      await amount.fill('0');
+      await page.getByRole('button', { name: 'Request Float' }).click();
+      await page.locator('input[aria-invalid="true"]').waitFor();
+      const note = page.locator(`[id="${await amount.getAttribute('aria-describedby')}"]`);
+      expect(await note.innerText()).toBe('Enter an amount above 0 with at most 2 decimals.');
+      expect(await page.locator('main').innerText()).not.toContain('amount:');
+
+      await page.route('**/api/attendant/request-float', (route) =>
+        route.fulfill({
+          status: 409,
+          json: { statusCode: 409, code: 'Conflict', message: 'A request is already waiting' },
+        }),
+      );
+      await amount.fill('100');
+      expect(await amount.getAttribute('aria-invalid')).toBeNull();
       await page.getByRole('button', { name: 'Request Float' }).click();
       const refused = page.getByRole('alert');
       await refused.waitFor();
-      expect(await refused.innerText()).toMatch(/^Error: \S/);
+      expect(await refused.innerText()).toBe('Error: A request is already waiting');
       expect(await colorOf(refused.locator('.status-text'))).toBe(RED);
 
+      await page.unroute('**/api/attendant/request-float');
       await page.route('**/api/attendant/request-float', (route) => route.abort());
       await page.getByLabel('Request Float Amount').fill('100');
       await page.getByRole('button', { name: 'Request Float' }).click();
@@ -141,7 +158,7 @@ describe('float: Request Float, Float Approval, and the live notice on the manag
       const second = page.getByRole('listitem').filter({ hasText: two.attendant.userId });
       await first.waitFor();
       expect(await first.innerText()).toMatch(new RegExp(`Attendant ID\\s+${one.attendant.userId}`));
-      expect(await first.innerText()).toMatch(/Requested Float\s+TZS 1,000\.00/);
+      expect(await first.innerText()).toMatch(/Requested Float\s+TZS 1,000/);
       // The amount to assign starts at the requested amount.
       expect(await first.getByLabel('Amount to assign').inputValue()).toBe('1000');
       expect(await second.getByLabel('Amount to assign').inputValue()).toBe('2000');
@@ -203,6 +220,35 @@ describe('float: Request Float, Float Approval, and the live notice on the manag
   );
 
   it(
+    'Request Float and Float Approval speak Kiswahili once it is chosen',
+    async () => {
+      const { attendant, token } = await newAttendant();
+      await seed.requestFloat(token, 3000);
+      const asAttendant = await open(attendant, '/att/manager/dashboard');
+      await asAttendant.page.goto('/att/manager/float');
+      await chooseLanguage(asAttendant.page, 'sw');
+      await asAttendant.page.getByRole('heading', { name: 'Omba Float', level: 1 }).waitFor();
+      await asAttendant.page.getByLabel('Kiasi cha Float Unachoomba').waitFor();
+      await asAttendant.page.getByRole('columnheader', { name: 'Kiasi Kilichoombwa' }).waitFor();
+      await asAttendant.page.getByText('linasubiri', { exact: true }).first().waitFor();
+      await chooseLanguage(asAttendant.page, 'en');
+
+      const asManager = await open(manager, '/manager/dashboard');
+      await asManager.page.goto('/manager/approv/float');
+      await chooseLanguage(asManager.page, 'sw');
+      await asManager.page.getByRole('heading', { name: 'Idhinisha Float', level: 1 }).waitFor();
+      const card = asManager.page.getByRole('listitem', {
+        name: `Ombi la float kutoka kwa ${attendant.firstName} ${attendant.lastName}`,
+      });
+      await card.getByRole('button', { name: 'Toa Float' }).waitFor();
+      await card.getByRole('button', { name: 'Kataa' }).click();
+      await card.waitFor({ state: 'detached' });
+      await chooseLanguage(asManager.page, 'en');
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
     'a manager on any page gets a notice and a live pending count when an attendant requests float',
     async () => {
       const { attendant, token } = await newAttendant();
@@ -222,7 +268,7 @@ describe('float: Request Float, Float Approval, and the live notice on the manag
       const notice = page.getByRole('status', { name: 'New float request' });
       await notice.waitFor({ timeout: 15_000 });
       expect(await notice.innerText()).toContain(
-        `New float request: ${attendant.firstName} ${attendant.lastName} asked for TZS 1,234.00.`,
+        `New float request: ${attendant.firstName} ${attendant.lastName} asked for TZS 1,234.`,
       );
       await eventually(badge, (count) => count === before + 1);
       expect(await approve.getAttribute('href')).toBe('/manager/approv/float');

@@ -126,7 +126,7 @@ describe('M-Pesa top-ups: STK push from the card panel, statement upload and mat
       await page.evaluate(() => ((window as any).__noReload = true));
 
       const row = page.getByRole('table', { name: 'Cards' }).getByRole('row').filter({ hasText: card });
-      await row.getByText('TZS 500.00').waitFor();
+      await row.getByText('TZS 500').waitFor();
       await row.getByRole('button', { name: card }).click();
       const panel = page.getByRole('region', { name: `Card ${card}` });
       const form = panel.getByRole('form', { name: 'Top up by M-Pesa' });
@@ -152,9 +152,9 @@ describe('M-Pesa top-ups: STK push from the card panel, statement upload and mat
       expect({ amount: push!.amount, phone: push!.phoneNumber }).toEqual({ amount: 300, phone: '254708374149' });
       paid = sandbox.respond(push!.checkoutRequestId, 'success');
 
-      await form.getByText(`Paid: receipt ${paid.receipt}. TZS 300.00 added to the card.`).waitFor({ timeout: 30_000 });
-      await row.getByText('TZS 800.00').waitFor();
-      await panel.locator('dd').getByText('TZS 800.00').waitFor();
+      await form.getByText(`Paid: receipt ${paid.receipt}. TZS 300 added to the card.`).waitFor({ timeout: 30_000 });
+      await row.getByText('TZS 800').waitFor();
+      await panel.locator('dd').getByText('TZS 800').waitFor();
       const history = panel.getByRole('table').getByRole('row').filter({ hasText: paid.receipt! });
       await history.getByText('M-Pesa top-up').waitFor();
       expect(await balanceOf(card)).toBe(800);
@@ -219,14 +219,14 @@ describe('M-Pesa top-ups: STK push from the card panel, statement upload and mat
       const match = page.getByRole('form', { name: `Match payment ${stray.receipt}` });
       await match.getByLabel('Card ID').fill(stray.account);
       await match.getByRole('button', { name: 'Credit to card' }).click();
-      const wrongDialog = page.getByRole('dialog', { name: `Credit TZS 450.00 to card ${stray.account}?` });
+      const wrongDialog = page.getByRole('dialog', { name: `Credit TZS 450 to card ${stray.account}?` });
       await wrongDialog.getByRole('button', { name: 'Yes, credit it' }).click();
       await match.getByText('No card has this ID.').waitFor();
 
       await match.getByLabel('Card ID').fill(card);
       await match.getByRole('button', { name: 'Credit to card' }).click();
-      const dialog = page.getByRole('dialog', { name: `Credit TZS 450.00 to card ${card}?` });
-      expect(await dialog.innerText()).toContain('The card’s balance goes up by TZS 450.00.');
+      const dialog = page.getByRole('dialog', { name: `Credit TZS 450 to card ${card}?` });
+      expect(await dialog.innerText()).toContain('The card’s balance goes up by TZS 450.');
       await dialog.getByRole('button', { name: 'Yes, credit it' }).click();
       await page.getByText(`Payment ${stray.receipt} credited to card ${card}.`).waitFor();
       await strayRow.getByText('Paid').waitFor();
@@ -255,7 +255,7 @@ describe('M-Pesa top-ups: STK push from the card panel, statement upload and mat
       await page.goto(`/manager/card/info?machineId=${encodeURIComponent(machine.espId)}`);
       await page.getByRole('list', { name: 'Registered cards' }).getByRole('button').filter({ hasText: card }).click();
       const panel = page.getByRole('region', { name: `Card ${card}` });
-      await panel.locator('dd').getByText('TZS 1,250.00').waitFor();
+      await panel.locator('dd').getByText('TZS 1,250').waitFor();
       await panel.getByRole('table').getByText('M-Pesa top-up').first().waitFor();
       expect(await panel.getByRole('table').getByText('M-Pesa top-up').count()).toBe(2);
       await panel

@@ -12,6 +12,7 @@ import {
   type Tab,
 } from './support/browser.js';
 import { closeSuite, openSuite } from './support/suite.js';
+import { chooseLanguage } from './support/language.js';
 import type { Account } from './support/seed.js';
 
 describe('navigation bar and phone-sized screens', () => {
@@ -84,6 +85,28 @@ describe('navigation bar and phone-sized screens', () => {
       expect(await onScreen(page, 'Add Attendant')).toBe(false);
       await page.getByRole('button', { name: 'Management' }).click();
       expect(await onScreen(page, 'Add Attendant')).toBe(true);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'the menu, its drop-down and the footer speak Kiswahili once it is chosen',
+    async () => {
+      const { page } = await open(PHONE);
+      await signIn(page, manager.email, manager.password, '/manager/dashboard');
+      await page.goto('/manager/machine/usage');
+      await chooseLanguage(page, 'sw');
+      await page.getByRole('button', { name: 'Fungua menyu' }).click();
+      const menu = page.getByRole('navigation', { name: 'Kuu' });
+      await menu.getByRole('link', { name: 'Akaunti Yangu', exact: true }).waitFor();
+      await menu.getByRole('link', { name: 'Toka', exact: true }).waitFor();
+      await menu.getByRole('button', { name: 'Usimamizi' }).click();
+      await menu.getByRole('link', { name: 'Ongeza Mhudumu' }).click();
+      await waitForPath(page, '/manager/attendant/register');
+      await page.getByRole('heading', { name: 'Sajili Mhudumu Mpya' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Fungua menyu' }).isVisible()).toBe(true);
+      expect(await page.getByRole('link', { name: 'Ruka hadi maudhui' }).count()).toBe(1);
+      await chooseLanguage(page, 'en');
     },
     TEST_TIMEOUT,
   );

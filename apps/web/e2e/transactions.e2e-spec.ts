@@ -3,7 +3,18 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { CARD_EXPORT_COLUMNS, COIN_EXPORT_COLUMNS } from '@wv/contracts';
 import type { RunningServer } from '../../api/test/support/server-process.js';
-import { colorOf, openTab, PHONE, RED, SETUP_TIMEOUT, signIn, TEST_TIMEOUT, type Tab } from './support/browser.js';
+import {
+  colorOf,
+  launchBrowser,
+  openTab,
+  PHONE,
+  RED,
+  SETUP_TIMEOUT,
+  signIn,
+  STEP_TIMEOUT,
+  TEST_TIMEOUT,
+  type Tab,
+} from './support/browser.js';
 import { closeSuite, openSuite } from './support/suite.js';
 import { businessDay, cardSale, coinSale, daysBefore, timesToday } from './support/sales.js';
 import { eventually, Seeder, type Account, type Machine } from './support/seed.js';
@@ -11,7 +22,8 @@ import { eventually, Seeder, type Account, type Machine } from './support/seed.j
 const COUNT = 30;
 /** A price order unlike the time order: sale i costs ((7i + 3) mod 30 + 1) × 100, a permutation of 100…3000. */
 const priceOf = (i: number) => (((7 * i + 3) % COUNT) + 1) * 100;
-const money = (n: number) => `TZS ${n.toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+/** Whole shillings, as the app shows TZS (docs/web-app.md, "Behaviour"). */
+const money = (n: number) => `TZS ${n.toLocaleString('en-US', { maximumFractionDigits: 0 })}`;
 
 describe('machine transactions: paging, sorting, rows per page, dates and export', () => {
   let server: RunningServer;
@@ -198,9 +210,13 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
       await button(page, 'Filter').click();
       await page.getByText('Page 1 of 3').waitFor();
       const shown = (await column(page, 'Date'))[0];
-      const expected = await page.evaluate((iso) => new Date(iso).toLocaleString(), timesToday(1)[0]);
-      // The browser's own date format (the exact second differs from this reference time).
-      expect(shown.slice(0, 6)).toBe(expected.slice(0, 6));
+      // The day on the app's clock (Dar es Salaam), written as the browser writes dates in English.
+      const expected = await page.evaluate((iso) => {
+        const locale = Intl.DateTimeFormat.supportedLocalesOf(['en-TZ']).length ? 'en-TZ' : 'en';
+        const day = { dateStyle: 'medium', timeZone: 'Africa/Dar_es_Salaam' } as const;
+        return new Intl.DateTimeFormat(locale, day).format(new Date(iso));
+      }, timesToday(1)[0]);
+      expect(shown.startsWith(expected)).toBe(true);
       expect(shown).not.toMatch(/T\d\d:/);
 
       const card = await openTable('card');
@@ -316,6 +332,192 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
       await cardError.waitFor();
       expect(await colorOf(cardError)).toBe(RED);
       expect(pageErrors).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'at 1366 × 768 the card table shows every column, the Date column included, without sideways scrolling',
+    async () => {
+      const { page, pageErrors } = await openTable('card', { width: 1366, height: 768 });
+      const headers = page.getByRole('table').locator('thead th');
+      expect(await headers.allInnerTexts()).toEqual([...CARD_EXPORT_COLUMNS]);
+      const inView = (box: { x: number; width: number } | null) => !!box && box.x >= 0 && box.x + box.width <= 1366;
+      for (const header of await headers.all()) {
+        expect({ header: await header.innerText(), inView: inView(await header.boundingBox()) }).toEqual({
+          header: await header.innerText(),
+          inView: true,
+        });
+      }
+      const dateCell = rows(page).first().locator('td').last();
+      expect(await dateCell.innerText()).toMatch(/\d{4}/);
+      expect(inView(await dateCell.boundingBox())).toBe(true);
+      const wrap = page.locator('.table-wrap');
+      expect(await wrap.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+      expect(pageErrors).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'on a phone each sale is a card of label: value pairs, every field in view',
+    async () => {
+      const { page, pageErrors } = await openTable('card', PHONE);
+      const first = rows(page).first();
+      expect(await first.evaluate((row) => getComputedStyle(row).display)).toBe('block');
+      const cells = await first.evaluate((row) =>
+        [...row.querySelectorAll('td')].map((td) => {
+          const box = td.getBoundingClientRect();
+          const value = td.querySelector('.cell-value')!.getBoundingClientRect();
+          return {
+            label: getComputedStyle(td, '::before').content.replace(/^"|"$/g, ''),
+            text: td.innerText.trim(),
+            inView: box.left >= 0 && box.right <= window.innerWidth && value.right <= window.innerWidth,
+            // Label and value share one line: the cell's grid has a single row.
+            oneLine: getComputedStyle(td).gridTemplateRows.split(' ').length === 1,
+            valueLeft: Math.round(value.left),
+          };
+        }),
+      );
+      expect(cells.map((cell) => cell.label)).toEqual([...CARD_EXPORT_COLUMNS]);
+      for (const { label, inView, oneLine } of cells) {
+        expect({ label, inView, oneLine }).toEqual({ label, inView: true, oneLine: true });
+      }
+      // The values line up in one column beside their labels.
+      expect(new Set(cells.map((cell) => cell.valueLeft)).size).toBe(1);
+      const byLabel = Object.fromEntries(cells.map((cell) => [cell.label, cell.text]));
+      expect(byLabel['Card ID']).toMatch(/UNREGISTERED-\d/);
+      expect(byLabel['Price']).toMatch(/^TZS \d/);
+      expect(byLabel['Water Type']).toBe('Cold');
+      expect(byLabel['Date']).toMatch(/\d{4}/);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+      expect(pageErrors).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'the pager goes to the first and the last page and jumps to a page typed in, refusing one that does not exist',
+    async () => {
+      const { page, pageErrors } = await openTable('coin');
+      // 30 sales or a few more (the refresh test adds two): three or four pages of ten.
+      const pages = Number((await position(page)).match(/^Page 1 of (\d+)$/)?.[1]);
+      expect(pages).toBeGreaterThanOrEqual(3);
+      expect(await page.getByRole('button', { name: /^First/ }).isDisabled()).toBe(true);
+
+      await page.getByRole('button', { name: /^Last/ }).click();
+      await page.getByText(`Page ${pages} of ${pages}`).waitFor();
+      await page.getByRole('cell', { name: String((pages - 1) * 10 + 1), exact: true }).waitFor();
+      expect(await page.getByRole('button', { name: /^Last/ }).isDisabled()).toBe(true);
+      expect(await button(page, 'Next').isDisabled()).toBe(true);
+
+      await page.getByRole('button', { name: /^First/ }).click();
+      await page.getByText(`Page 1 of ${pages}`).waitFor();
+      await page.getByRole('cell', { name: '1', exact: true }).waitFor();
+
+      const jump = page.getByLabel('Go to page');
+      await jump.fill('2');
+      await button(page, 'Go').click();
+      await page.getByText(`Page 2 of ${pages}`).waitFor();
+      await page.getByRole('cell', { name: '11', exact: true }).waitFor();
+
+      await jump.fill(String(pages + 1));
+      await jump.press('Enter');
+      await page.getByRole('alert').getByText(`Enter a page from 1 to ${pages}.`).waitFor();
+      expect(await position(page)).toBe(`Page 2 of ${pages}`);
+      await jump.fill('3');
+      await jump.press('Enter');
+      await page.getByText(`Page 3 of ${pages}`).waitFor();
+      await page.getByRole('cell', { name: '21', exact: true }).waitFor();
+      expect(pageErrors).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'in Kiswahili the tables speak Kiswahili, with whole shillings and the water types named',
+    async () => {
+      const { page, pageErrors } = await openTable('coin');
+      await page.evaluate(() => localStorage.setItem('language', 'sw'));
+      await page.reload();
+      await page.getByRole('table').waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('sw');
+      expect(await page.getByRole('table').locator('thead th').allInnerTexts()).toEqual([
+        'Na.',
+        'Bei',
+        'Lita',
+        'Aina ya Maji',
+        'Tarehe',
+      ]);
+      await page.getByText(/^Ukurasa 1 kati ya \d+$/).waitFor();
+      expect(await page.getByLabel('Tarehe ya Kuanza').inputValue()).toBe(businessDay());
+      await page.getByRole('button', { name: 'Chuja', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Pakua Data' }).waitFor();
+      expect((await column(page, 'Bei'))[0]).toMatch(/^TZS \d{1,3}(,\d{3})*$/);
+      await page.getByLabel('Safu kwa ukurasa').selectOption('50');
+      await page.getByText('Ukurasa 1 kati ya 1').waitFor();
+      expect(await column(page, 'Bei')).toContain(money(3000));
+      const waterTypes = new Set(await column(page, 'Aina ya Maji'));
+      expect([...waterTypes].sort()).toEqual(['Baridi', 'Kawaida', 'Safi']);
+      expect((await column(page, 'Lita'))[0]).toMatch(/^[\d.,]+ L$/);
+
+      await page.goto(`/machine/${machine.espId}/card`);
+      await page.getByRole('table').waitFor();
+      expect(await page.getByRole('table').locator('thead th').allInnerTexts()).toEqual([
+        'Na.',
+        'Namba ya Kadi',
+        'Aina ya Kadi',
+        'Jina la Kwanza',
+        'Jina la Mwisho',
+        'Bei',
+        'Lita',
+        'Aina ya Maji',
+        'Tarehe',
+      ]);
+      await page
+        .getByRole('cell', { name: /UNREGISTERED-1/ })
+        .getByText('Kadi isiyojulikana')
+        .waitFor();
+      expect(pageErrors).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'a browser in New York lists Dar es Salaam’s day and shows its times on Dar es Salaam’s clock',
+    async () => {
+      // Its own browser: a context's time zone is fixed when the context opens.
+      const farBrowser = await launchBrowser();
+      try {
+        const context = await farBrowser.newContext({ baseURL: server.baseUrl, timezoneId: 'America/New_York' });
+        context.setDefaultTimeout(STEP_TIMEOUT);
+        const page = await context.newPage();
+        expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe('America/New_York');
+        await signIn(page, manager.email, manager.password, '/manager/dashboard');
+        await page.goto(`/machine/${machine.espId}/coin`);
+        await page.getByRole('table').waitFor();
+        expect(await page.getByLabel('Start Date').inputValue()).toBe(businessDay());
+        const newest = await seed.get<{ data: { time: string }[] }>(
+          `/machines/${machine.espId}/coin-transactions?limit=10`,
+          managerToken,
+        );
+        const shown = (await column(page, 'Date'))[0];
+        // The newest sale on Dar es Salaam's clock, not on New York's.
+        const clocks = await page.evaluate((iso) => {
+          const locale = Intl.DateTimeFormat.supportedLocalesOf(['en-TZ']).length ? 'en-TZ' : 'en';
+          const format = (timeZone: string) =>
+            new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone })
+              .format(new Date(iso))
+              .replace(/[\u00a0\u202f]/g, ' ');
+          return { app: format('Africa/Dar_es_Salaam'), browser: format('America/New_York') };
+        }, newest.data[0].time);
+        expect(shown).toBe(clocks.app);
+        expect(shown).not.toBe(clocks.browser);
+        await context.close();
+      } finally {
+        await farBrowser.close();
+      }
     },
     TEST_TIMEOUT,
   );

@@ -9,6 +9,10 @@ interface ImportMetaEnv {
   readonly VITE_APP_TIMEZONE?: string;
   /** The server's CURRENCY; defaults to `TZS`. */
   readonly VITE_CURRENCY?: string;
+  /** The server's MAP_TILE_URL, a raster tile server for the fleet map; unset: the offline basemap alone. */
+  readonly VITE_MAP_TILE_URL?: string;
+  /** The server's MAP_TILE_ATTRIBUTION, the credit the tile server asks for. */
+  readonly VITE_MAP_TILE_ATTRIBUTION?: string;
 }
 
 interface ImportMeta {

@@ -8,4 +8,6 @@ export const env = {
   socketPath: '/socket.io',
   timeZone: 'Africa/Dar_es_Salaam',
   currency: 'TZS',
+  mapTileUrl: undefined,
+  mapTileAttribution: undefined,
 };

@@ -6,6 +6,7 @@ import { salesViewRoutes } from './routes/sales-view.routes.js';
 import { offlineSalesRoutes } from './routes/offline-sales.routes.js';
 import { paymentRoutes } from './payment/payment.routes.js';
 import { fleetRoutes } from './fleet/fleet.routes.js';
+import { accountRoutes } from './user/account.routes.js';
 
 export { salesViewRoutes } from './routes/sales-view.routes.js';
 export { ledgerRoutes } from './routes/ledger.routes.js';
@@ -14,6 +15,8 @@ export { notificationRoutes } from './notification/notification.routes.js';
 export { offlineSalesRoutes } from './routes/offline-sales.routes.js';
 export { paymentRoutes } from './payment/payment.routes.js';
 export { fleetRoutes } from './fleet/fleet.routes.js';
+export { accountRoutes, userDeviceParamSchema, refreshResponseSchema } from './user/account.routes.js';
+export type { UserDeviceParam, RefreshResponse } from './user/account.routes.js';
 export { route, page, type Access, type RouteDef } from './routes/route-def.js';
 
 /**
@@ -29,6 +32,7 @@ export const apiRoutes = {
   ...notificationRoutes,
   ...paymentRoutes,
   ...fleetRoutes,
+  ...accountRoutes,
 };
 
 export type ApiRouteName = keyof typeof apiRoutes;

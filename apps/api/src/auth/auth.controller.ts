@@ -13,6 +13,11 @@ export class AuthController {
     return this.auth.changePassword(actor, body);
   }
 
+  @Route(apiRoutes.refreshToken)
+  refresh(@CurrentActor() actor: Actor) {
+    return this.auth.refresh(actor);
+  }
+
   @Route(apiRoutes.login)
   login(@Input('body') body: LoginRequest, @Ip() ip: string) {
     return this.auth.login(body, ip);

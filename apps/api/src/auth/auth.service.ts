@@ -61,8 +61,24 @@ export class AuthService {
       this.logger.warn(`Failed sign-in from ${address}`);
       throw new AppError(ErrorCode.InvalidCredentials);
     }
+    // Said only after the right password, so it tells a guesser nothing; the attempt still counts, so
+    // the answer is no unlimited password oracle either (docs/security.md, "Deactivated accounts").
+    if (user.deactivatedAt) {
+      this.logger.warn(`Sign-in to deactivated account ${user.id} from ${address}`);
+      throw new AppError(ErrorCode.AccountDeactivated);
+    }
     await attempt.succeeded();
     return { token: this.tokens.issue(user.id, user.role) };
+  }
+
+  /**
+   * POST /auth/refresh: the access guard has already checked that the token is valid, not revoked and
+   * the user's account active; the new token is the user's, with the role from the database. The old
+   * one keeps working until its `exp` (docs/security.md, "Session refresh").
+   */
+  async refresh(actor: Actor): Promise<LoginResponse> {
+    await this.limiter.takeRefresh(actor.userId);
+    return { token: this.tokens.issue(actor.userId, actor.role) };
   }
 }
 

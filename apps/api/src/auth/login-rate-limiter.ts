@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ErrorCode, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS } from '@wv/contracts';
+import { ErrorCode, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS, TOKEN_TTL_SECONDS } from '@wv/contracts';
 import { AppError } from '../common/app-error.js';
 import { FailureBudget } from '../rate-limit/failure-budget.js';
+
+/** Refreshes one user may make per token lifetime (20 minutes), all their tabs together. */
+export const REFRESH_MAX_PER_WINDOW = 10;
 
 /** Who a sign-in is about: the account the identifier names, or else the identifier itself, normalised. */
 export type LoginSubject = { userId: string } | { identifier: string };
@@ -40,6 +43,15 @@ export class LoginRateLimiter {
     const key = `password-fail:user:${userId}`;
     await this.take([key], 'Too many wrong current passwords; try again in 15 minutes');
     return { succeeded: () => this.budget.reset([key]) };
+  }
+
+  /**
+   * POST /auth/refresh: a page asks once per session, a little before its token expires; a few more
+   * (several tabs) are fine, a loop is not (docs/security.md, "Session refresh").
+   */
+  async takeRefresh(userId: string): Promise<void> {
+    if (!(await this.budget.take([`refresh:user:${userId}`], REFRESH_MAX_PER_WINDOW, TOKEN_TTL_SECONDS)))
+      throw new AppError(ErrorCode.RateLimited, 'Too many session refreshes; sign in again');
   }
 
   private async take(keys: string[], message: string): Promise<void> {

@@ -7,6 +7,9 @@ export const ERROR_CATALOG: Record<ErrorCode, { status: number; message: string 
   PayloadTooLarge: { status: 413, message: 'The request body is larger than 1 MB' },
   Unauthorized: { status: 401, message: 'Sign in to continue' },
   InvalidCredentials: { status: 401, message: 'Invalid email/phone or password' },
+  // Only after the right password, so it tells nothing to a guesser (docs/security.md, "Deactivated accounts").
+  AccountDeactivated: { status: 401, message: 'This account is deactivated' },
+  CannotDeactivateSelf: { status: 422, message: 'You cannot deactivate your own account' },
   // 422, not 401: a wrong current password must not sign the user out of the web app.
   WrongCurrentPassword: { status: 422, message: 'The current password is not correct' },
   TokenExpired: { status: 401, message: 'Your session has expired; sign in again' },
@@ -22,6 +25,12 @@ export const ERROR_CATALOG: Record<ErrorCode, { status: number; message: string 
   MacListFull: { status: 503, message: 'Too many machines are waiting for an ESP ID; try again later' },
   AttendantAlreadyAssigned: { status: 409, message: 'This device already has an attendant' },
   AttendantNotFound: { status: 404, message: 'No attendant assigned' },
+  AttendantHasMachine: { status: 409, message: 'This attendant already has a machine; unassign it first' },
+  AttendantOutsideTenant: {
+    status: 422,
+    message: 'An attendant can be given only a machine of the manager who created them',
+  },
+  UserDeviceNotFound: { status: 404, message: 'This user does not have this machine' },
   InvalidDeviceKey: { status: 401, message: 'Invalid device key' },
   CardAlreadyRegistered: { status: 409, message: 'Card is already registered' },
   CardNotFound: { status: 404, message: 'Card not found' },

@@ -172,6 +172,15 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{16,200}$/, 'MPESA_CALLBACK_TOKEN must be 16 to 200 letters, digits, _ or -')
     .optional(),
+  /** docs/web-app.md, "Fleet map": a raster tile server under the fleet map; unset, the offline basemap alone. */
+  MAP_TILE_URL: z
+    .string()
+    .refine(
+      (v) => tileOrigin(v) !== null,
+      'MAP_TILE_URL must look like https://tile.example.org/{z}/{x}/{y}.png (with {z}, {x} and {y})',
+    )
+    .optional(),
+  MAP_TILE_ATTRIBUTION: z.string().max(300, 'MAP_TILE_ATTRIBUTION must be at most 300 characters').optional(),
   MPESA_QUERY_AFTER_SECONDS: z.coerce
     .number()
     .int()
@@ -179,6 +188,31 @@ const envSchema = z.object({
     .max(86_400, 'MPESA_QUERY_AFTER_SECONDS must be at most 86400')
     .default(60),
 });
+
+/**
+ * The origin a tile URL template loads from, for the content security policy: `https://tile.example.org`,
+ * or `https://*.tile.example.org` when the host has Leaflet's `{s}` subdomain. Null when the template is
+ * not an http(s) URL with {z}, {x} and {y}.
+ */
+export function tileOrigin(template: string): string | null {
+  if (!['{z}', '{x}', '{y}'].every((p) => template.includes(p))) return null;
+  const match = /^(https?):\/\/(\{s\}\.)?([^/?#\s{}]+)(?:[/?#]\S*)?$/.exec(template);
+  if (!match) return null;
+  try {
+    const host = new URL(`${match[1]}://${match[3]}`).host;
+    return `${match[1]}://${match[2] ? '*.' : ''}${host}`;
+  } catch {
+    return null;
+  }
+}
+
+/** A raster tile server for the fleet map (docs/web-app.md, "Fleet map"); the web app reads it from the page. */
+export interface MapConfig {
+  tileUrl?: string;
+  tileAttribution?: string;
+  /** Where tiles load from, for the content security policy's img-src. */
+  tileOrigin?: string;
+}
 
 export interface AppConfig {
   env: string;
@@ -224,6 +258,7 @@ export interface AppConfig {
   notifications: NotificationConfig;
   /** M-Pesa through Daraja (docs/mobile-money.md); undefined when MPESA_BASE_URL is unset. */
   mpesa?: MpesaConfig;
+  map: MapConfig;
 }
 
 export interface MpesaConfig {
@@ -291,6 +326,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return {
     mpesa,
+    map: {
+      tileUrl: e.MAP_TILE_URL,
+      tileAttribution: e.MAP_TILE_URL ? e.MAP_TILE_ATTRIBUTION : undefined,
+      tileOrigin: e.MAP_TILE_URL ? tileOrigin(e.MAP_TILE_URL)! : undefined,
+    },
     env: e.NODE_ENV,
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,

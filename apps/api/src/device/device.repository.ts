@@ -113,12 +113,19 @@ export class DeviceRepository {
    * (docs/security.md, boundary B): a hello after a REST announce cannot make the key travel over
    * MQTT (anyone may announce a MAC over REST), and a REST announce after a machine's own hello cannot
    * take its key off MQTT (which would stall its provisioning).
-   * False when the MAC is new and the cap is reached.
+   * `refused` when the MAC is new and the cap is reached; `listed` when this call put it on the admins'
+   * list (it was unknown, or known only from a bare provisioning connect); `known` otherwise.
    */
-  async announce(macAddress: string, firmware: string | null, via: AnnouncedVia, cap: number): Promise<boolean> {
-    const rows = returningRows(
+  async announce(
+    macAddress: string,
+    firmware: string | null,
+    via: AnnouncedVia,
+    cap: number,
+  ): Promise<'refused' | 'listed' | 'known'> {
+    const rows = returningRows<{ listed: boolean }>(
       await this.dataSource.query(
-        `INSERT INTO mac_announcements AS m (mac_address, firmware, announced_via)
+        `WITH before AS (SELECT announced_via FROM mac_announcements WHERE mac_address = $1)
+       INSERT INTO mac_announcements AS m (mac_address, firmware, announced_via)
        SELECT $1, $2, $3
        WHERE EXISTS (SELECT 1 FROM mac_announcements WHERE mac_address = $1)
           OR (SELECT count(*) FROM mac_announcements WHERE assigned_esp_id IS NULL) < $4
@@ -127,11 +134,12 @@ export class DeviceRepository {
          firmware = coalesce(excluded.firmware, m.firmware),
          announced_via = coalesce(m.announced_via, excluded.announced_via)
        WHERE m.assigned_esp_id IS NULL
-       RETURNING 1`,
+       RETURNING (SELECT announced_via FROM before) IS NULL AS listed`,
         [macAddress, firmware, via, cap],
       ),
     );
-    return rows.length > 0 || (await this.macs.existsBy({ macAddress }));
+    if (rows.length > 0) return rows[0]!.listed ? 'listed' : 'known';
+    return (await this.macs.existsBy({ macAddress })) ? 'known' : 'refused';
   }
 
   /** MACs announced (REST or hello) and not yet given an id; a bare provisioning connect is not listed. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
-import type { Alarm, FloatRequestedEvent, FloatUpdatedEvent } from '@wv/contracts';
+import type { Alarm, FloatRequestedEvent, FloatUpdatedEvent, PaymentUpdatedEvent } from '@wv/contracts';
 
 /** A sale just committed (numeric columns as PostgreSQL returns them). */
 export interface CommittedSale {
@@ -25,8 +25,14 @@ export interface CommittedSale {
 /** In-process domain events, emitted after the database commit that made them true. */
 export interface DomainEventMap {
   'device.key-rotated': { espId: string };
+  /** A MAC address joined the list of machines waiting for an ESP ID (sent live to admins). */
+  'device.announced': { macAddress: string; at: string };
   'user.removed': { userId: string };
   'user.password-changed': { userId: string };
+  'user.deactivated': { userId: string };
+  /** A machine given to a user, or taken from users (its owner and attendant): their live rooms follow. */
+  'user.device-assigned': { userId: string; espId: string };
+  'user.device-unassigned': { userIds: string[]; espId: string };
   'sales.committed': { sales: CommittedSale[] };
   'machine.status': { espId: string; online: boolean; lastSeen: string };
   'config.applied': { espId: string; version: number };
@@ -37,6 +43,8 @@ export interface DomainEventMap {
   /** docs/alarms.md: sent live to the machine's scope as `alarm.opened` / `alarm.updated`. */
   'alarm.opened': { alarm: Alarm };
   'alarm.updated': { alarm: Alarm };
+  /** docs/live-events.md: sent live as `payment.updated` to the rooms of `espIds` and to admins. */
+  'payment.updated': { event: PaymentUpdatedEvent; espIds: string[] };
 }
 
 @Injectable()

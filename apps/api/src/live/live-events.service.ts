@@ -50,8 +50,15 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
       this.events.on('alarm.updated', ({ alarm }) =>
         this.live.emit(machineRooms(alarm.machineId), 'alarm.updated', alarm),
       ),
+      this.events.on('device.announced', (event) => this.live.emit([ADMIN_ROOM], 'device.announced', event)),
+      this.events.on('payment.updated', ({ event, espIds }) =>
+        this.live.emit([...espIds.map(machineRoom), ADMIN_ROOM], 'payment.updated', event),
+      ),
       this.events.on('user.removed', ({ userId }) => this.live.disconnectUser(userId)),
       this.events.on('user.password-changed', ({ userId }) => this.live.disconnectUser(userId)),
+      this.events.on('user.deactivated', ({ userId }) => this.live.disconnectUser(userId)),
+      this.events.on('user.device-assigned', ({ userId, espId }) => this.live.joinMachine([userId], espId)),
+      this.events.on('user.device-unassigned', ({ userIds, espId }) => this.live.leaveMachine(userIds, espId)),
     );
   }
 

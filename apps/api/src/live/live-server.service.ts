@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { createAdapter } from '@socket.io/redis-adapter';
-import { userRoom, type ServerToClientEvents } from '@wv/contracts';
+import { machineRoom, userRoom, type ServerToClientEvents } from '@wv/contracts';
 import { Redis } from 'ioredis';
 import type { Server as HttpServer } from 'node:http';
 import { Server, type ServerOptions, type Socket } from 'socket.io';
@@ -130,6 +130,19 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
    */
   disconnectUser(userId: string): void {
     this.io?.in(userRoom(userId)).disconnectSockets(true);
+  }
+
+  /**
+   * A machine given to users: their open sockets join its room, in every process, as a new handshake
+   * would (docs/live-events.md, "Connecting").
+   */
+  joinMachine(userIds: string[], espId: string): void {
+    if (userIds.length) this.io?.in(userIds.map(userRoom)).socketsJoin(machineRoom(espId));
+  }
+
+  /** A machine taken from users: their open sockets stop receiving its events at once. */
+  leaveMachine(userIds: string[], espId: string): void {
+    if (userIds.length) this.io?.in(userIds.map(userRoom)).socketsLeave(machineRoom(espId));
   }
 
   async beforeApplicationShutdown(): Promise<void> {

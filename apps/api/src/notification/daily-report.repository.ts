@@ -19,6 +19,8 @@ export interface ClaimedReport {
   address: string;
   messageId: string;
   attempts: number;
+  /** The manager's language, read when the report is sent (docs/alarms.md, "Languages"). */
+  language: string;
 }
 
 /**
@@ -54,7 +56,8 @@ export class DailyReportRepository {
          SELECT manager_id, day FROM daily_reports
          WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
          ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-       RETURNING manager_id AS "managerId", to_char(day, 'YYYY-MM-DD') AS day, address, message_id AS "messageId", attempts`,
+       RETURNING manager_id AS "managerId", to_char(day, 'YYYY-MM-DD') AS day, address, message_id AS "messageId", attempts,
+                 (SELECT u.language FROM users u WHERE u.id = manager_id) AS language`,
       [leaseSeconds],
     );
     return returningRows<ClaimedReport>(result)[0] ?? null;

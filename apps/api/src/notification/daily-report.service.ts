@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { UserLanguage } from '@wv/contracts';
 import ExcelJS from 'exceljs';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { centsToAmount, toCents } from '../money/money.js';
@@ -6,16 +7,16 @@ import { ChannelError } from './channel-error.js';
 import { DailyReportRepository, type DailyReportRow } from './daily-report.repository.js';
 import { reportDayDue } from './local-clock.js';
 import { MailSender } from './mail.sender.js';
+import { messageLanguage, messageTexts } from './message-texts.js';
 
-export const DAILY_REPORT_COLUMNS = [
-  'Machine',
-  'Location',
-  'Coin revenue',
-  'Coin litres',
-  'Card revenue',
-  'Card litres',
-  'Alarms opened',
-] as const;
+/** The sheet's columns, in order, by their key in the message texts. */
+const COLUMNS = ['machine', 'location', 'coinRevenue', 'coinLitres', 'cardRevenue', 'cardLitres', 'alarmsOpened'];
+
+/** The sheet's header row in a language (English: Machine, Location, Coin revenue, …). */
+export const dailyReportColumns = (language: UserLanguage = 'en'): string[] => {
+  const t = messageTexts(language);
+  return COLUMNS.map((c) => t(`report.columns.${c}`));
+};
 
 const MAX_ATTEMPTS = 20;
 
@@ -49,11 +50,12 @@ export class DailyReportService {
     if (!report) return false;
     try {
       const rows = await this.reports.rows(report.managerId, report.day, this.config.timezone);
-      const content = await this.workbook(rows, report.day);
+      const language = messageLanguage(report.language);
+      const content = await this.workbook(rows, report.day, language);
       await this.mail.send({
         to: report.address,
-        subject: `Daily report ${report.day}`,
-        text: this.summary(rows, report.day),
+        subject: messageTexts(language)('report.subject', { day: report.day }),
+        text: this.summary(rows, report.day, language),
         messageId: report.messageId,
         attachments: [
           {
@@ -77,11 +79,15 @@ export class DailyReportService {
     return true;
   }
 
-  /** One sheet: a row per machine, then the totals. Money and litres are numbers, not text. */
-  async workbook(rows: DailyReportRow[], day: string): Promise<Buffer> {
+  /**
+   * One sheet: a row per machine, then the totals. Money and litres are numbers, not text; the sheet's
+   * name, headers and "Total" are in the manager's language.
+   */
+  async workbook(rows: DailyReportRow[], day: string, language: UserLanguage = 'en'): Promise<Buffer> {
+    const t = messageTexts(language);
     const wb = new ExcelJS.Workbook();
-    const sheet = wb.addWorksheet(`Report ${day}`);
-    sheet.addRow([...DAILY_REPORT_COLUMNS]).font = { bold: true };
+    const sheet = wb.addWorksheet(t('report.sheet', { day }));
+    sheet.addRow(dailyReportColumns(language)).font = { bold: true };
     const totals = { coin: 0, coinL: 0, card: 0, cardL: 0, alarms: 0 };
     for (const r of rows) {
       const coin = toCents(r.coinRevenue);
@@ -103,7 +109,7 @@ export class DailyReportService {
     }
     const round3 = (n: number) => Number(n.toFixed(3));
     sheet.addRow([
-      'Total',
+      t('report.total'),
       '',
       centsToAmount(totals.coin),
       round3(totals.coinL),
@@ -115,14 +121,18 @@ export class DailyReportService {
     return Buffer.from(await wb.xlsx.writeBuffer());
   }
 
-  private summary(rows: DailyReportRow[], day: string): string {
+  /** The email's text: the day's totals, in the manager's language. */
+  summary(rows: DailyReportRow[], day: string, language: UserLanguage = 'en'): string {
     const sum = (f: (r: DailyReportRow) => string) => rows.reduce((a, r) => a + toCents(f(r)), 0);
-    const alarms = rows.reduce((a, r) => a + r.alarmsOpened, 0);
-    return (
-      `Figures of ${day} (${this.config.timezone}) for your ${rows.length} machine(s):\n` +
-      `Coin revenue ${centsToAmount(sum((r) => r.coinRevenue))} ${this.config.currency}, ` +
-      `card revenue ${centsToAmount(sum((r) => r.cardRevenue))} ${this.config.currency}, ` +
-      `alarms opened ${alarms}.\n\nEach machine is in the attached daily_report_${day}.xlsx.\n`
-    );
+    return messageTexts(language)('report.summary', {
+      day,
+      timezone: this.config.timezone,
+      machines: rows.length,
+      coin: centsToAmount(sum((r) => r.coinRevenue)),
+      card: centsToAmount(sum((r) => r.cardRevenue)),
+      currency: this.config.currency,
+      alarms: rows.reduce((a, r) => a + r.alarmsOpened, 0),
+      file: `daily_report_${day}.xlsx`,
+    });
   }
 }

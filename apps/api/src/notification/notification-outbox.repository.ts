@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { UserLanguage } from '@wv/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AlarmDelivery, AlarmNotice } from '../alarm-notice/alarm-notifier.port.js';
 import { returningRows } from '../common/returning-rows.js';
+import { messageLanguage } from './message-texts.js';
 
 export type Channel = 'email' | 'sms';
 
@@ -243,6 +245,20 @@ export class NotificationOutboxRepository {
       [batchId],
     );
     return { batchId, messageId, channel, address, lines };
+  }
+
+  /**
+   * The language of a claimed message (docs/alarms.md, "Languages"): its recipient's, read when it is sent
+   * so that a change of language applies to what is still queued. Rows of one address normally share
+   * one recipient; when several users share an address, the newest row's recipient decides.
+   */
+  async language(batchId: string): Promise<UserLanguage> {
+    const rows: { language: string }[] = await this.dataSource.query(
+      `SELECT u.language FROM notification_outbox o JOIN users u ON u.id = o.recipient_id
+       WHERE o.batch_id = $1 ORDER BY o.id DESC LIMIT 1`,
+      [batchId],
+    );
+    return messageLanguage(rows[0]?.language);
   }
 
   /** The message was accepted by the mail server or the SMS API. */

@@ -79,6 +79,31 @@ describe('NotificationDispatcher records what it sent', () => {
   });
 });
 
+describe('NotificationDispatcher writes in the recipient’s language', () => {
+  it('asks the outbox for the claimed message’s language when it sends, and writes in it', async () => {
+    const { sut, outbox, sms } = dispatcher();
+    outbox.language.mockResolvedValue('sw');
+    sms.send.mockResolvedValue(undefined);
+    outbox.markSent.mockResolvedValue(undefined);
+
+    await sut.tick();
+
+    expect(outbox.language).toHaveBeenCalledWith(batch.batchId);
+    expect(sms.send).toHaveBeenCalledWith(batch.address, 'KUBWA: tangi liko chini kwenye ESP1 tangu 11:00');
+  });
+
+  it('writes English when the outbox knows no language', async () => {
+    const { sut, outbox, sms } = dispatcher();
+    outbox.language.mockResolvedValue('en');
+    sms.send.mockResolvedValue(undefined);
+    outbox.markSent.mockResolvedValue(undefined);
+
+    await sut.tick();
+
+    expect(sms.send).toHaveBeenCalledWith(batch.address, 'MAJOR: low tank at ESP1 since 11:00');
+  });
+});
+
 describe('describeChannels', () => {
   const with_ = (notifications: object) => ({ notifications }) as unknown as AppConfig;
 

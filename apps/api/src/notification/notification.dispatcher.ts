@@ -110,15 +110,16 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
   private async deliver(batch: ClaimedBatch): Promise<void> {
     const leaseEnds = Date.now() + this.config.notifications.leaseSeconds * 1000;
     try {
+      const language = await this.outbox.language(batch.batchId);
       if (batch.channel === 'email') {
         await this.mail.send({
           to: batch.address,
-          ...composeEmail(batch.lines, this.config.timezone),
+          ...composeEmail(batch.lines, this.config.timezone, language),
           messageId: batch.messageId,
           headers: { 'X-Alarm-Count': String(batch.lines.length) },
         });
       } else {
-        await this.sms.send(batch.address, composeSms(batch.lines, this.config.timezone));
+        await this.sms.send(batch.address, composeSms(batch.lines, this.config.timezone, language));
       }
     } catch (error) {
       const permanent = error instanceof ChannelError && error.permanent;

@@ -27,6 +27,13 @@ import { SmsSender } from './sms.sender.js';
 })
 export class NotificationModule {}
 
+/**
+ * The email and SMS senders, for this folder's worker module and the payment receipts
+ * (docs/mobile-money.md, "Receipt by SMS").
+ */
+@Module({ providers: [MailSender, SmsSender], exports: [MailSender, SmsSender] })
+export class NotificationChannelsModule {}
+
 /** `GET/PUT /user/notification-preferences` (api role). */
 @Module({
   imports: [NotificationModule],
@@ -37,7 +44,7 @@ export class NotificationApiModule {}
 
 /** The dispatcher of email and SMS and the daily reports (worker role). */
 @Module({
-  imports: [NotificationModule],
-  providers: [MailSender, SmsSender, DailyReportRepository, DailyReportService, NotificationDispatcher],
+  imports: [NotificationModule, NotificationChannelsModule],
+  providers: [DailyReportRepository, DailyReportService, NotificationDispatcher],
 })
 export class NotificationWorkerModule {}

@@ -52,7 +52,10 @@ export class MpesaCallbackService {
     const items = new Map((cb.CallbackMetadata?.Item ?? []).map((i) => [i.Name, i.Value]));
     let receipt: string | undefined;
     let amountCents: number | undefined;
+    let msisdn: string | undefined;
     if (cb.ResultCode === 0) {
+      const phone = String(items.get('PhoneNumber') ?? '');
+      if (/^\d{9,15}$/.test(phone)) msisdn = phone;
       const amount = Number(items.get('Amount'));
       receipt = String(items.get('MpesaReceiptNumber') ?? '');
       const bad = (path: string, message: string) =>
@@ -73,6 +76,7 @@ export class MpesaCallbackService {
         resultDesc: cb.ResultDesc,
         receipt,
         amountCents,
+        msisdn,
       },
       body,
     );

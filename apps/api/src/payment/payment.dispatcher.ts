@@ -11,6 +11,12 @@ const PER_TICK = 50;
 const LEASE_SECONDS = 120;
 const PUSH_ATTEMPTS = 5;
 const PUSH_RETRY_MS = 5_000;
+/**
+ * How long a push of unknown outcome (its worker stopped before Daraja's answer was recorded) waits for
+ * its paid callback before it fails: three status-query delays, at least 30 s (docs/mobile-money.md).
+ */
+export const unknownPushSeconds = (queryAfterSeconds: number) => Math.max(3 * queryAfterSeconds, 30);
+
 /** A query that found the push still processing, or failed, is asked again after MPESA_QUERY_AFTER_SECONDS, at most this. */
 const QUERY_RETRY_CAP_MS = 30 * 60_000;
 const ERROR_LOG_EVERY_MS = 10_000;
@@ -53,8 +59,15 @@ export class PaymentDispatcher implements OnApplicationBootstrap, OnModuleDestro
   /** One round: register the paybill URLs (until Daraja took them), send what is queued, query what is due. */
   async tick(): Promise<void> {
     if (!this.paybillRegistered && Date.now() - this.paybillTriedAt >= REGISTER_RETRY_MS) await this.registerPaybill();
-    const { stale, claimed } = await this.payments.claimPushes(PER_TICK, LEASE_SECONDS);
-    if (stale > 0) this.logger.warn(`${stale} STK push(es) of unknown outcome (the worker stopped) marked failed`);
+    const { stale, claimed } = await this.payments.claimPushes(
+      PER_TICK,
+      LEASE_SECONDS,
+      unknownPushSeconds(this.config.mpesa!.queryAfterSeconds),
+    );
+    if (stale.length > 0) {
+      this.logger.warn(`${stale.length} STK push(es) of unknown outcome (the worker stopped) failed: no callback came`);
+      this.settlement.announce(stale);
+    }
     await Promise.all(claimed.map((p) => this.push(p)));
     if (this.rounds.stopped) return;
     const due = await this.payments.claimQueries(PER_TICK, LEASE_SECONDS);
@@ -96,11 +109,15 @@ export class PaymentDispatcher implements OnApplicationBootstrap, OnModuleDestro
       const e = error instanceof ProviderError ? error : new ProviderError(String(error), 'unknown', false);
       this.logError(e);
       // Sent again only when it surely was not taken: an answer that refused it, or a call that never left.
-      if (e.delivery !== 'unknown' && e.retryable) {
-        await this.payments.retryPush(payment.id, e.message, PUSH_RETRY_MS, PUSH_ATTEMPTS);
-      } else {
-        await this.payments.failPush(payment.id, e.message);
+      // A call whose answer was lost may have reached the payer's phone: it waits for its callback.
+      if (e.delivery === 'unknown') {
+        await this.payments.unknownPush(payment.id, e.message, unknownPushSeconds(mpesa.queryAfterSeconds));
+        return;
       }
+      const failed = e.retryable
+        ? await this.payments.retryPush(payment.id, e.message, PUSH_RETRY_MS, PUSH_ATTEMPTS)
+        : await this.payments.failPush(payment.id, e.message);
+      if (failed) this.settlement.announce([payment.id]);
     }
   }
 

@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module.js';
 import { LedgerModule } from '../ledger/ledger.module.js';
+import { NotificationChannelsModule } from '../notification/notification.module.js';
 import { DarajaClient } from './daraja.client.js';
 import { MOBILE_MONEY_PROVIDER } from './mobile-money.provider.js';
 import { MpesaCallbackController } from './mpesa-callback.controller.js';
 import { MpesaCallbackService } from './mpesa-callback.service.js';
+import { PaymentReceiptDispatcher } from './payment-receipt.dispatcher.js';
+import { PaymentReceiptRepository } from './payment-receipt.repository.js';
 import { PaymentSettlementService } from './payment-settlement.service.js';
 import { PaymentController } from './payment.controller.js';
 import { PaymentDispatcher } from './payment.dispatcher.js';
@@ -17,11 +20,13 @@ import { StatementImportService } from './statement-import.service.js';
   imports: [LedgerModule, EventsModule],
   providers: [
     PaymentRepository,
+    PaymentReceiptRepository,
     PaymentSettlementService,
     DarajaClient,
     { provide: MOBILE_MONEY_PROVIDER, useExisting: DarajaClient },
   ],
-  exports: [PaymentRepository, PaymentSettlementService, MOBILE_MONEY_PROVIDER],
+  // PaymentReceiptRepository: for this folder's worker module only.
+  exports: [PaymentRepository, PaymentReceiptRepository, PaymentSettlementService, MOBILE_MONEY_PROVIDER],
 })
 export class PaymentModule {}
 
@@ -33,6 +38,12 @@ export class PaymentModule {}
 })
 export class PaymentApiModule {}
 
-/** The worker role: sends queued pushes and queries the ones whose callback has not come. */
-@Module({ imports: [PaymentModule], providers: [PaymentDispatcher] })
+/**
+ * The worker role: sends queued pushes, queries the ones whose callback has not come, and sends the
+ * payers' SMS receipts.
+ */
+@Module({
+  imports: [PaymentModule, NotificationChannelsModule],
+  providers: [PaymentDispatcher, PaymentReceiptDispatcher],
+})
 export class PaymentWorkerModule {}

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { PaymentListQuery, PaymentStatus } from '@wv/contracts';
+import type { PaymentListQuery, PaymentStatus, PaymentUpdatedEvent } from '@wv/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import { returningRows } from '../common/returning-rows.js';
-import { centsToDecimal, toCents } from '../money/money.js';
+import { centsToAmount, centsToDecimal, toCents } from '../money/money.js';
 
 export type SettledBy = 'callback' | 'query' | 'confirmation' | 'statement' | 'match' | 'push';
 export type EventSource = 'stk-callback' | 'stk-query' | 'c2b-validation' | 'c2b-confirmation' | 'statement';
@@ -19,7 +19,7 @@ export interface StoredPayment {
   receipt: string | null;
   accountReference: string | null;
   checkoutRequestId: string | null;
-  pushState: 'none' | 'queued' | 'sending' | 'sent' | 'failed';
+  pushState: 'none' | 'queued' | 'sending' | 'sent' | 'failed' | 'unknown';
   createdAt: Date;
   completedAt: Date | null;
 }
@@ -158,6 +158,29 @@ export class PaymentRepository {
     return rows[0] ? toPayment(rows[0]) : null;
   }
 
+  /**
+   * The push of unknown outcome (its answer from Daraja was lost) that a paid callback of this phone number
+   * and amount belongs to: it learns its CheckoutRequestID. The callback names no card, so only a push
+   * still waiting (pending) qualifies, and only when it is the one such push: with two alike the money
+   * could go to the wrong card, and the statement, which names the account, settles them instead.
+   */
+  async lockUnknownPush(
+    m: EntityManager,
+    q: { amountCents: number; msisdn: string; checkoutRequestId: string },
+  ): Promise<StoredPayment | null> {
+    const rows: Row[] = await m.query(
+      `SELECT ${COLUMNS} FROM payments p
+       WHERE p.provider = 'mpesa' AND p.method = 'stk' AND p.status = 'pending' AND p.push_state = 'unknown'
+         AND p.checkout_request_id IS NULL AND p.amount = $1::numeric
+         AND regexp_replace(p.phone_number, '\\D', '', 'g') = $2
+       ORDER BY p.created_at LIMIT 2 FOR UPDATE`,
+      [centsToDecimal(q.amountCents), q.msisdn],
+    );
+    if (rows.length !== 1) return null;
+    await m.query(`UPDATE payments SET checkout_request_id = $2 WHERE id = $1`, [rows[0]!.id, q.checkoutRequestId]);
+    return toPayment({ ...rows[0]!, checkoutRequestId: q.checkoutRequestId });
+  }
+
   async lockByReceipt(m: EntityManager, receipt: string): Promise<StoredPayment | null> {
     const rows: Row[] = await m.query(
       `SELECT ${COLUMNS} FROM payments p WHERE p.provider = 'mpesa' AND p.receipt = $1 FOR UPDATE`,
@@ -180,17 +203,21 @@ export class PaymentRepository {
     const rows: Row[] = await m.query(
       `SELECT ${COLUMNS} FROM payments p
        WHERE p.provider = 'mpesa' AND p.method = 'stk' AND p.receipt IS NULL
-         AND (p.status = 'completed' OR (p.status = 'pending' AND p.push_state = 'sent'))
+         AND (p.status = 'completed' OR (p.status = 'pending' AND p.push_state IN ('sent', 'unknown'))
+              OR (p.status = 'failed' AND p.push_state = 'unknown'))
          AND p.amount = $1::numeric AND p.account_reference = $2
          AND ($3::text IS NULL OR regexp_replace(p.phone_number, '\\D', '', 'g') LIKE '%' || $3)
          AND p.created_at BETWEEN $4::timestamptz - interval '1 day' AND $4::timestamptz + interval '10 minutes'
        ORDER BY p.status = 'completed' DESC, p.created_at LIMIT 1 FOR UPDATE`,
-      [centsToDecimal(line.amountCents), line.accountReference, line.msisdn, line.completedAt],
+      [centsToDecimal(line.amountCents), line.accountReference.slice(0, 12), line.msisdn, line.completedAt],
     );
     return rows[0] ? toPayment(rows[0]) : null;
   }
 
-  /** pending or unmatched → completed, with its receipt (when known) and card. */
+  /**
+   * pending or unmatched → completed, with its receipt (when known) and card; also a push of unknown
+   * outcome that failed for want of a callback, when its callback or a statement line shows it paid.
+   */
   async complete(
     m: EntityManager,
     id: string,
@@ -200,7 +227,7 @@ export class PaymentRepository {
       `UPDATE payments SET status = 'completed', receipt = coalesce($2, receipt), card_row_id = $3, card_id = $4,
               settled_by = $5, result_code = $6, result_desc = left($7, 500), completed_at = clock_timestamp(),
               next_attempt_at = NULL, lease_until = NULL
-       WHERE id = $1 AND status IN ('pending', 'unmatched')`,
+       WHERE id = $1 AND (status IN ('pending', 'unmatched') OR (status = 'failed' AND push_state = 'unknown'))`,
       [id, p.receipt, p.card.id, p.card.cardId, p.settledBy, p.resultCode, p.resultDesc],
     );
   }
@@ -262,14 +289,26 @@ export class PaymentRepository {
   /**
    * Claims queued pushes for `leaseSeconds`. A push still `sending` after its lease was being sent when
    * its worker stopped: its outcome is unknown, so it is never sent again (the payer could be asked
-   * twice); it fails here, and a payment made anyway is found by its callback or the statement.
+   * twice). It stays pending as `unknown` for `unknownSeconds`: a paid callback of its phone and amount
+   * completes it (lockUnknownPush); after that it fails (expireUnknownPushes), and a statement line that
+   * shows it paid still completes it (lockReceiptless). `stale` answers the pushes that failed so now.
    */
-  claimPushes(limit: number, leaseSeconds: number): Promise<{ stale: number; claimed: StoredPayment[] }> {
+  claimPushes(
+    limit: number,
+    leaseSeconds: number,
+    unknownSeconds: number,
+  ): Promise<{ stale: string[]; claimed: StoredPayment[] }> {
     return this.dataSource.transaction(async (m) => {
-      const stale: unknown = await m.query(
-        `UPDATE payments SET status = 'failed', push_state = 'failed', lease_until = NULL, next_attempt_at = NULL,
+      await m.query(
+        `UPDATE payments SET push_state = 'unknown', lease_until = NULL, next_attempt_at = now() + $1 * interval '1 second',
                 last_error = 'outcome unknown: the worker stopped while sending the STK push; not sent again'
-         WHERE status = 'pending' AND push_state = 'sending' AND lease_until < now() RETURNING id`,
+         WHERE status = 'pending' AND push_state = 'sending' AND lease_until < now()`,
+        [unknownSeconds],
+      );
+      const stale: unknown = await m.query(
+        `UPDATE payments SET status = 'failed', settled_by = 'push', next_attempt_at = NULL,
+                last_error = 'outcome unknown: the worker stopped while sending the STK push, and no callback came'
+         WHERE status = 'pending' AND push_state = 'unknown' AND next_attempt_at <= now() RETURNING id`,
       );
       const rows: Row[] = await m.query(
         `WITH c AS (
@@ -282,7 +321,11 @@ export class PaymentRepository {
          SELECT ${COLUMNS} FROM c p`,
         [limit, leaseSeconds],
       );
-      return { stale: returningRows(stale).length, claimed: rows.map(toPayment) };
+      return {
+        stale: returningRows<{ id: string }>(stale).map((r) => r.id),
+        expired: [],
+        claimed: rows.map(toPayment),
+      };
     });
   }
 
@@ -295,26 +338,47 @@ export class PaymentRepository {
     );
   }
 
-  /** A push refused in a way that may pass later: queued again after `delayMs`, or failed past `maxAttempts`. */
-  async retryPush(id: string, error: string, delayMs: number, maxAttempts: number) {
-    await this.dataSource.query(
+  /**
+   * A push refused in a way that may pass later: queued again after `delayMs`, or failed past
+   * `maxAttempts`. Answers whether the payment failed.
+   */
+  async retryPush(id: string, error: string, delayMs: number, maxAttempts: number): Promise<boolean> {
+    const result: unknown = await this.dataSource.query(
       `UPDATE payments SET
          push_state = CASE WHEN push_attempts >= $4 THEN 'failed' ELSE 'queued' END,
          status = CASE WHEN push_attempts >= $4 THEN 'failed' ELSE status END,
          next_attempt_at = CASE WHEN push_attempts >= $4 THEN NULL ELSE now() + $3 * interval '1 millisecond' END,
          lease_until = NULL, last_error = left($2, 500)
-       WHERE id = $1 AND push_state = 'sending' AND status = 'pending'`,
+       WHERE id = $1 AND push_state = 'sending' AND status = 'pending'
+       RETURNING status`,
       [id, error, delayMs, maxAttempts],
+    );
+    return returningRows<{ status: string }>(result)[0]?.status === 'failed';
+  }
+
+  /** A push that cannot be sent: the payment fails. Answers whether it did (it was still being sent). */
+  /**
+   * A push Daraja may have taken (its answer was lost): never sent again, pending as `unknown` for
+   * `unknownSeconds`, as claimPushes does for a push whose worker stopped.
+   */
+  async unknownPush(id: string, error: string, unknownSeconds: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE payments SET push_state = 'unknown', lease_until = NULL, next_attempt_at = now() + $3 * interval '1 second',
+              last_error = left('outcome unknown: ' || $2 || '; not sent again', 500)
+       WHERE id = $1 AND push_state = 'sending' AND status = 'pending'`,
+      [id, error, unknownSeconds],
     );
   }
 
-  async failPush(id: string, error: string) {
-    await this.dataSource.query(
+  async failPush(id: string, error: string): Promise<boolean> {
+    const result: unknown = await this.dataSource.query(
       `UPDATE payments SET push_state = 'failed', status = 'failed', settled_by = 'push', lease_until = NULL,
               next_attempt_at = NULL, last_error = left($2, 500)
-       WHERE id = $1 AND push_state = 'sending' AND status = 'pending'`,
+       WHERE id = $1 AND push_state = 'sending' AND status = 'pending'
+       RETURNING id`,
       [id, error],
     );
+    return returningRows(result).length > 0;
   }
 
   /** Pushes due for a status query (no callback settled them), each moved `leaseSeconds` ahead. */
@@ -339,6 +403,37 @@ export class PaymentRepository {
   }
 
   // Reads
+
+  /**
+   * The payments as the `payment.updated` event carries them, each with the machines whose rooms hold its
+   * card (docs/live-events.md): the card's machine and every machine of its owner, whose attendants see
+   * the owner's cards (scopeSql). A payment without a card has none: admins alone see it.
+   */
+  async liveViews(ids: string[]): Promise<{ event: PaymentUpdatedEvent; espIds: string[] }[]> {
+    if (ids.length === 0) return [];
+    const rows: (Row & { espIds: string[] | null })[] = await this.dataSource.query(
+      `SELECT ${COLUMNS},
+              (SELECT array_agg(DISTINCT a.esp_id) FROM devices d JOIN devices a
+                 ON a.esp_id = d.esp_id OR (d.owner_id IS NOT NULL AND a.owner_id = d.owner_id)
+               WHERE d.esp_id = c.esp_id) AS "espIds"
+       FROM payments p LEFT JOIN cards c ON c.id = p.card_row_id WHERE p.id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return rows.map(({ espIds, ...row }) => {
+      const p = toPayment(row);
+      return {
+        event: {
+          paymentId: p.id,
+          cardId: p.cardId,
+          status: p.status,
+          amount: centsToAmount(p.amountCents),
+          receipt: p.receipt,
+          completedAt: p.completedAt ? new Date(p.completedAt).toISOString() : null,
+        },
+        espIds: espIds ?? [],
+      };
+    });
+  }
 
   async findVisible(actor: Actor, id: string): Promise<StoredPayment | null> {
     const rows: Row[] = await this.dataSource.query(

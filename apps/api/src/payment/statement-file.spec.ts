@@ -25,6 +25,7 @@ describe('readStatement', () => {
         amountCents: 120_000,
         accountReference: 'CARD-1',
         msisdn: '254708374149',
+        paybill: true,
       },
       {
         receipt: 'SKL1AB2CD5',
@@ -32,6 +33,7 @@ describe('readStatement', () => {
         amountCents: 5_000,
         accountReference: 'CARD-2',
         msisdn: null,
+        paybill: true,
       },
     ]);
   });

@@ -8,6 +8,11 @@ export interface StatementEntry {
   accountReference: string;
   /** The payer's number when the statement shows it whole, else null. */
   msisdn: string | null;
+  /**
+   * A customer's paybill payment (Details "Pay Bill from …"), never an STK push's own line (those read
+   * "Pay Bill Online from …"). False when the details do not say.
+   */
+  paybill: boolean;
 }
 
 export class StatementFileError extends Error {}
@@ -71,6 +76,7 @@ export async function readStatement(file: Buffer, filename: string): Promise<Sta
       amountCents: Math.round(Number(paidInText) * 100),
       accountReference: account,
       msisdn: party ? party[1]! : null,
+      paybill: /^pay ?bill from\b/i.test(details),
     });
   });
   return [...entries.values()];

@@ -50,3 +50,15 @@ export function deviceChange(
     after: changes,
   };
 }
+
+/** A deactivation or reactivation: the trail shows who did it, to whom, and when. */
+export function userActivation(actor: Actor, user: UserEntity, active: boolean): AuditEntry {
+  return {
+    actorId: actor.userId,
+    action: active ? 'user.reactivated' : 'user.deactivated',
+    entity: 'user',
+    entityId: user.id,
+    before: { userId: user.id, role: user.role, username: user.username, active: !active },
+    after: { userId: user.id, role: user.role, username: user.username, active },
+  };
+}

@@ -4,6 +4,7 @@ import {
   type AddUserDeviceRequest,
   type RegisterAttendantCommand,
   type RegisterUserCommand,
+  type SetLanguageRequest,
 } from '@wv/contracts';
 import type { Response } from 'express';
 import type { Actor } from '../common/actor.js';
@@ -27,6 +28,11 @@ export class UserController {
   @Route(apiRoutes.userInfo)
   info(@CurrentActor() actor: Actor) {
     return this.users.info(actor);
+  }
+
+  @Route(apiRoutes.setLanguage)
+  setLanguage(@CurrentActor() actor: Actor, @Input('body') body: SetLanguageRequest) {
+    return this.users.setLanguage(actor, body.language);
   }
 
   @Route(apiRoutes.userEsp32Ids)

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { Role } from '@wv/contracts';
+import type { Role, UserLanguage } from '@wv/contracts';
 
 @Entity({ name: 'users' })
 export class UserEntity {
@@ -32,6 +32,10 @@ export class UserEntity {
   @Column({ type: 'text' })
   location!: string;
 
+  /** Every email and SMS to this user is written in it (docs/alarms.md, "Languages"). */
+  @Column({ type: 'text', default: 'en' })
+  language!: UserLanguage;
+
   @Column({ name: 'password_hash', type: 'text', select: false })
   passwordHash!: string;
 
@@ -48,4 +52,8 @@ export class UserEntity {
 
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
   deletedAt!: Date | null;
+
+  /** Set by an admin: the account cannot sign in until reactivated; its history stays. */
+  @Column({ name: 'deactivated_at', type: 'timestamptz', nullable: true })
+  deactivatedAt!: Date | null;
 }

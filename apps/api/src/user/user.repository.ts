@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import type { UserLanguage } from '@wv/contracts';
 import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import { scopeAttendants } from '../common/scope.js';
 import { UserEntity } from './user.entity.js';
 
-export type NewUser = Omit<UserEntity, 'createdAt' | 'deletedAt' | 'tokensValidAfter' | 'companyName'> & {
+export type NewUser = Omit<
+  UserEntity,
+  'createdAt' | 'deletedAt' | 'deactivatedAt' | 'tokensValidAfter' | 'companyName' | 'language'
+> & {
   companyName?: string | null;
 };
 
@@ -18,11 +22,14 @@ export class UserRepository {
   }
 
   findActiveForSession(id: string): Promise<Pick<UserEntity, 'id' | 'role' | 'tokensValidAfter'> | null> {
-    return this.repo
-      .createQueryBuilder('u')
-      .select(['u.id', 'u.role', 'u.tokensValidAfter'])
-      .where('u.id = :id AND u.deleted_at IS NULL', { id })
-      .getOne();
+    return (
+      this.repo
+        .createQueryBuilder('u')
+        .select(['u.id', 'u.role', 'u.tokensValidAfter'])
+        // A deactivated account's tokens stop at once (docs/security.md, "Deactivated accounts").
+        .where('u.id = :id AND u.deleted_at IS NULL AND u.deactivated_at IS NULL', { id })
+        .getOne()
+    );
   }
 
   /** Login: by lower-cased email or by E.164 phone; includes the password hash. */
@@ -94,9 +101,26 @@ export class UserRepository {
     return scopeAttendants(qb, actor, 'u').setLock('pessimistic_write').getOne();
   }
 
+  /** The language of the user's emails and SMS and of the web app once they sign in. */
+  async setLanguage(userId: string, language: UserLanguage): Promise<void> {
+    await this.repo.update({ id: userId }, { language });
+  }
+
   /** A new password; tokens issued before `validAfter` stop working. */
   async setPassword(userId: string, passwordHash: string, validAfter: Date): Promise<void> {
     await this.repo.update({ id: userId }, { passwordHash, tokensValidAfter: validAfter });
+  }
+
+  /**
+   * Deactivation (a date) or reactivation (null). Deactivating also moves tokens_valid_after to now, so
+   * that a later reactivation does not bring the old tokens back.
+   */
+  async setDeactivated(userId: string, deactivated: boolean, manager: EntityManager): Promise<void> {
+    const qb = manager.getRepository(UserEntity).createQueryBuilder().update();
+    const changes = deactivated
+      ? { deactivatedAt: () => 'now()', tokensValidAfter: () => 'now()' }
+      : { deactivatedAt: null };
+    await qb.set(changes).where('id = :userId', { userId }).execute();
   }
 
   /** Soft delete: history stays; existing tokens die because tokens_valid_after moves to now. */

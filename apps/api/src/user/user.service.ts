@@ -6,8 +6,11 @@ import {
   type Esp32IdRow,
   type RegisterUserCommand,
   type UserInfo,
+  type UserLanguage,
 } from '@wv/contracts';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { DomainEvents } from '../events/domain-events.js';
+import type { UserEntity } from './user.entity.js';
 import { deviceChange, userCreated } from './user-audit-entries.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import { AppError } from '../common/app-error.js';
@@ -27,13 +30,20 @@ export class UserService {
     private readonly users: UserRepository,
     private readonly devices: DeviceDirectory,
     private readonly audit: AuditTrail,
+    private readonly events: DomainEvents,
   ) {}
 
   async info(actor: Actor): Promise<UserInfo> {
     const user = await this.users.findActiveById(actor.userId);
     if (!user) throw new AppError(ErrorCode.UserNotFound);
-    const { firstName, lastName, username, email, phoneNumber, location } = user;
-    return { firstName, lastName, username, email, phoneNumber, location };
+    const { firstName, lastName, username, email, phoneNumber, location, language } = user;
+    return { firstName, lastName, username, email, phoneNumber, location, language };
+  }
+
+  /** Any signed-in user sets their own language (docs/alarms.md, "Languages"). */
+  async setLanguage(actor: Actor, language: UserLanguage): Promise<{ language: UserLanguage }> {
+    await this.users.setLanguage(actor.userId, language);
+    return { language };
   }
 
   async esp32Ids(actor: Actor): Promise<Esp32IdRow[]> {
@@ -53,6 +63,8 @@ export class UserService {
       phoneNumber: u.phoneNumber,
       location: u.location,
       role: u.role,
+      active: u.deactivatedAt === null,
+      managerId: u.managerId,
       devices: devices
         .filter((d) => (u.role === 'attendant' ? d.attendantId === u.id : d.ownerId === u.id))
         .map((d) => ({ esp32Id: d.espId, machine_location: d.location })),
@@ -112,7 +124,10 @@ export class UserService {
     );
   }
 
-  /** POST /add/user/devices: an admin gives any user a device; a manager claims an unowned one. */
+  /**
+   * POST /add/user/devices: an admin gives any user a device (an attendant their one machine, one of
+   * their manager's); a manager claims an unowned one.
+   */
   async addDevice(actor: Actor, input: AddUserDeviceRequest): Promise<{ message: string }> {
     if (actor.role === 'manager' && input.userId !== actor.userId) {
       throw new AppError(ErrorCode.Forbidden, 'A manager may add devices only to their own account');
@@ -120,8 +135,11 @@ export class UserService {
     await this.dataSource.transaction(async (m) => {
       const user = await this.users.findById(input.userId, m);
       if (!user || user.deletedAt) throw new AppError(ErrorCode.UserNotFound);
-      if (user.role === 'attendant')
-        throw new AppError(ErrorCode.ValidationFailed, 'Attendants are assigned to a device by their manager');
+      if (user.role === 'attendant') {
+        if (actor.role !== 'admin')
+          throw new AppError(ErrorCode.ValidationFailed, 'Attendants are assigned to a device by their manager');
+        return this.assignAttendant(actor, user, input, m);
+      }
       const device = await this.devices.findForUpdate(input.esp32Id, m);
       if (!device) throw new AppError(ErrorCode.DeviceNotFound);
       // A manager may not learn which device IDs another tenant holds: for them a device owned by
@@ -138,7 +156,37 @@ export class UserService {
         }),
       );
     });
+    this.events.emit('user.device-assigned', { userId: input.userId, espId: input.esp32Id });
     return { message: 'Device added successfully' };
+  }
+
+  /**
+   * An attendant's one machine (docs/rest-api.md, "Accounts and sessions"): a machine of the manager who
+   * created them, with no other attendant (one per device), while they have none.
+   */
+  private async assignAttendant(
+    actor: Actor,
+    attendant: UserEntity,
+    input: AddUserDeviceRequest,
+    m: EntityManager,
+  ): Promise<void> {
+    await lockUserId(m, attendant.id);
+    const device = await this.devices.findForUpdate(input.esp32Id, m);
+    if (!device) throw new AppError(ErrorCode.DeviceNotFound);
+    if (device.attendantId === attendant.id) throw new AppError(ErrorCode.AttendantHasMachine);
+    if (device.ownerId === null || device.ownerId !== attendant.managerId)
+      throw new AppError(ErrorCode.AttendantOutsideTenant);
+    if (device.attendantId) throw new AppError(ErrorCode.AttendantAlreadyAssigned);
+    const current = await this.devices.listVisible({ userId: attendant.id, role: 'attendant' });
+    if (current.length > 0) throw new AppError(ErrorCode.AttendantHasMachine);
+    await this.devices.update(device.espId, { attendantId: attendant.id, location: input.machine_location }, m);
+    await this.audit.record(
+      m,
+      deviceChange(actor, 'device.attendant-assigned', device, {
+        attendantId: attendant.id,
+        location: input.machine_location,
+      }),
+    );
   }
 
   /** A unique index can still fire when two different userIds race for one email or phone. */

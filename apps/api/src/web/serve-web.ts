@@ -11,13 +11,24 @@ const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(
 /**
  * Serves the built web app at `/`; every other GET path that is not the API falls back to
  * index.html so that the app's router handles deep links (docs/operations.md, "Configuration"). The page carries the
- * server's APP_TIMEZONE and CURRENCY as meta tags, so one build fits every deployment (a meta tag,
- * not an inline script, keeps the content security policy strict).
+ * server's APP_TIMEZONE and CURRENCY, and MAP_TILE_URL and MAP_TILE_ATTRIBUTION when set (docs/web-app.md,
+ * "Fleet map"), as meta tags, so one build fits every deployment (a meta tag, not an inline script,
+ * keeps the content security policy strict).
  */
-export function serveWebApp(app: Express, dist: string, runtime: { timezone: string; currency: string }): boolean {
+export function serveWebApp(
+  app: Express,
+  dist: string,
+  runtime: { timezone: string; currency: string; map?: { tileUrl?: string; tileAttribution?: string } },
+): boolean {
   const indexPath = join(dist, 'index.html');
   if (!existsSync(indexPath)) return false;
-  const meta = `<meta name="wv-timezone" content="${escapeAttribute(runtime.timezone)}"><meta name="wv-currency" content="${escapeAttribute(runtime.currency)}">`;
+  const tag = (name: string, value: string | undefined) =>
+    value === undefined ? '' : `<meta name="${name}" content="${escapeAttribute(value)}">`;
+  const meta =
+    tag('wv-timezone', runtime.timezone) +
+    tag('wv-currency', runtime.currency) +
+    tag('wv-map-tile-url', runtime.map?.tileUrl) +
+    tag('wv-map-tile-attribution', runtime.map?.tileAttribution);
   const index = readFileSync(indexPath, 'utf8').replace('</head>', `${meta}</head>`);
   app.use(express.static(dist, { index: false, maxAge: '1h', setHeaders: noCacheForHtml }));
   app.use((req: Request, res: Response, next: NextFunction) => {

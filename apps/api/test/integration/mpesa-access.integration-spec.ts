@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+// The Daraja stand-in lives with the demo, which serves it to people too; tests may use it.
+import { statementCsv } from '../../../demo/src/daraja/index.js';
 import { createAttendant } from '../factories/fleet.factory.js';
 import {
   balanceOf,
   createMpesaWorld,
   ledgerViolations,
+  mobileCredits,
   newCard,
+  paymentOf,
   PHONE,
   settled,
   topUp,
@@ -112,23 +116,57 @@ describe('M-Pesa top-ups: who may, and the outbox of pushes', () => {
     await settled(w, res.body.paymentId);
   });
 
-  it('never sends again a push whose answer was lost (the payer could be asked twice)', async () => {
+  it('never sends again a push whose answer was lost, and credits it once when its paid callback comes', async () => {
     const card = await newCard(w);
     const pushesBefore = w.sandbox.pushes().length;
     w.sandbox.dropNextAnswers(1);
     const res = await ask(card.card_id, w.attendant.token);
-    await settled(w, res.body.paymentId, 'failed');
+    await waitFor('the push of unknown outcome', async () => {
+      const rows = await w.t.dataSource.query(`SELECT push_state FROM payments WHERE id = $1`, [res.body.paymentId]);
+      return rows[0].push_state === 'unknown';
+    });
+    expect((await paymentOf(w, res.body.paymentId)).status).toBe('pending');
     expect(w.sandbox.pushes().length - pushesBefore).toBe(1);
-    // The payer paid anyway: the callback names a push this server does not know, and credits nothing.
+    // The payer paid anyway: the callback names a CheckoutRequestID this server never recorded, and its
+    // phone number and amount find the push (docs/mobile-money.md, "Exactly once").
     const lost = w.sandbox.pushes().at(-1)!;
-    w.sandbox.respond(lost.checkoutRequestId, 'success');
+    w.sandbox.respond(lost.checkoutRequestId, 'success', { copies: 2 });
     await w.sandbox.idle();
-    const events = await w.t.dataSource.query(`SELECT outcome FROM payment_events WHERE reference = $1`, [
-      lost.receipt,
+    const paid = await settled(w, res.body.paymentId);
+    expect(paid.receipt).toBe(lost.receipt);
+    expect(await balanceOf(w.t.dataSource, card.card_id)).toBe(paid.amount);
+    expect(await mobileCredits(w.t.dataSource, card.card_id)).toEqual([
+      { amount: paid.amount, reference: lost.receipt },
     ]);
-    expect(events).toEqual([{ outcome: 'unknown-request' }]);
-    expect(await balanceOf(w.t.dataSource, card.card_id)).toBe(0);
+    expect(w.sandbox.pushes().length - pushesBefore).toBe(1);
   });
+
+  it('fails a push of unknown outcome that no callback claims, and the statement still completes it if it was paid', async () => {
+    const card = await newCard(w);
+    w.sandbox.dropNextAnswers(1);
+    const res = await ask(card.card_id, w.attendant.token);
+    const lost = await waitFor('the push at the sandbox', () =>
+      w.sandbox.pushes().find((p) => p.accountReference === card.card_id.slice(0, 12) && !p.result),
+    );
+    // Paid, but the callback is lost too: only the statement knows.
+    w.sandbox.respond(lost.checkoutRequestId, 'success', { copies: 0 });
+    // MPESA_QUERY_AFTER_SECONDS is 2 here: the push waits 30 s for its callback, then fails.
+    await settled(w, res.body.paymentId, 'failed');
+    expect(await balanceOf(w.t.dataSource, card.card_id)).toBe(0);
+    const form = new FormData();
+    form.append('file', new Blob([statementCsv(w.sandbox.statement())]), 'statement.csv');
+    const upload = await fetch(`${w.t.baseUrl}/api/payments/statement`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${w.admin}` },
+      body: form,
+    });
+    expect(upload.status).toBe(200);
+    const paid = await settled(w, res.body.paymentId);
+    expect(paid.receipt).toBe(lost.receipt);
+    expect(await mobileCredits(w.t.dataSource, card.card_id)).toEqual([
+      { amount: paid.amount, reference: lost.receipt },
+    ]);
+  }, 90_000);
 
   it('keeps every card balance equal to its ledger', async () => {
     expect(await ledgerViolations(w.t.dataSource)).toEqual([]);

@@ -80,6 +80,7 @@ describe('roles and tenant scope', () => {
       email: managerA.email,
       phoneNumber: managerA.phoneNumber,
       location: 'Dar es Salaam',
+      language: 'en',
     });
     expect(mentionsTenantB(bodies.ownManager) || mentionsTenantB(bodies.attendant)).toBe(false);
   });

@@ -4,9 +4,6 @@ import type { CaughtMail } from '../../../demo/src/outside/smtp-catcher.js';
 import { composeSms } from '../../src/notification/notification-message.js';
 import type { BatchLine } from '../../src/notification/notification-outbox.repository.js';
 
-/** The start of a payer's M-Pesa receipt, in English or Kiswahili (message-texts.ts, `receipt`). */
-const RECEIPT_TEXT = /^(M-Pesa receipt|M-Pesa payment|Risiti ya M-Pesa|Malipo ya M-Pesa)\b/;
-
 /** Someone who hears of alarms, with the addresses the fixtures gave them. */
 export interface Recipient {
   userId: string;
@@ -122,12 +119,7 @@ export async function checkNotifications(
       duplicated.push(`email ${id} to ${copies[0]!.to.join(',')} received ${copies.length} times`);
   }
 
-  // SMS: each sent batch's text, per number. The payers' M-Pesa receipts share the SMS API
-  // (docs/mobile-money.md, "Receipt by SMS"): they are no alarm messages.
-  const payers = new Set(
-    (await db.query<{ address: string }>(`SELECT DISTINCT address FROM payment_receipts`)).rows.map((r) => r.address),
-  );
-  sms = sms.filter((s) => !(payers.has(s.to) && RECEIPT_TEXT.test(s.message)));
+  // SMS: each sent batch's text, per number.
   const smsBatches = new Map<string, OutboxRow[]>();
   for (const r of rows) {
     if (r.channel === 'sms' && r.batch_id) smsBatches.set(r.batch_id, [...(smsBatches.get(r.batch_id) ?? []), r]);
@@ -140,7 +132,8 @@ export async function checkNotifications(
     const k = `${batchRows[0]!.address}\n${text}`;
     wanted.set(k, [...(wanted.get(k) ?? []), batchId]);
   }
-  // Alarm SMS only: the SMS API also carries M-Pesa receipts to customers' phones (payment-workload.ts).
+  // Alarm SMS only: the SMS API also carries the payers' M-Pesa receipts (docs/mobile-money.md, "Receipt by
+  // SMS"), which payment-workload.ts counts.
   const alarmNumbers = new Set([
     ...owed.filter((o) => o.channel === 'sms').map((o) => o.address),
     ...rows.filter((r) => r.channel === 'sms').map((r) => r.address),

@@ -66,12 +66,19 @@ export class PaymentWorkload {
   /** Makes about `count` payments spread over `spreadMs`. */
   async run(count: number, spreadMs: number): Promise<void> {
     const { rng } = this.options;
-    const started = Date.now();
     const tasks: Promise<void>[] = [];
+    // Customers pay for cards that exist: the first ones are registered a moment into the run.
+    const deadline = Date.now() + spreadMs;
+    while (this.options.cards().length === 0 && Date.now() < deadline) await sleep(100);
+    const started = Date.now();
+    const span = Math.max(deadline - started, spreadMs / 2);
     for (let i = 0; i < count; i++) {
-      await sleep(Math.max(0, started + (spreadMs * i) / count - Date.now()));
+      await sleep(Math.max(0, started + (span * i) / count - Date.now()));
       const cards = this.options.cards();
-      if (cards.length === 0) continue;
+      if (cards.length === 0) {
+        this.violations.push('no card was registered to pay for');
+        return;
+      }
       const card = rng.pick(cards);
       const amount = rng.int(1, 300) * 10;
       tasks.push(rng.next() < 0.75 ? this.stk(card, amount, rng.fork(i)) : this.paybill(card, amount, rng.fork(i)));

@@ -12,6 +12,7 @@ import { AdminProfileRoute } from './routes/admin/profile';
 import { CreateUserRoute } from './routes/admin/register';
 import { AdminSettingsRoute } from './routes/admin/settings';
 import { UsersRoute } from './routes/admin/users';
+import { AttendantAccountRoute } from './routes/attendant/account';
 import { AttendantCardsRoute } from './routes/attendant/cards';
 import { AttendantDashboardRoute } from './routes/attendant/dashboard';
 import { RequestFloatRoute } from './routes/attendant/float';
@@ -108,6 +109,7 @@ const routes: RouteObject[] = [
           { path: attendant.dashboard.path, element: <AttendantDashboardRoute /> },
           { path: attendant.float.path, element: <RequestFloatRoute /> },
           { path: attendant.cards.path, element: <AttendantCardsRoute /> },
+          { path: attendant.account.path, element: <AttendantAccountRoute /> },
         ],
       },
       { path: '*', element: <NotFoundRoute /> },

@@ -16,4 +16,7 @@ export const env = {
   socketPath: import.meta.env.VITE_SOCKET_PATH ?? '/socket.io',
   timeZone: serverMeta('wv-timezone') ?? import.meta.env.VITE_APP_TIMEZONE ?? 'Africa/Dar_es_Salaam',
   currency: serverMeta('wv-currency') ?? import.meta.env.VITE_CURRENCY ?? 'TZS',
+  /** The server's MAP_TILE_URL and MAP_TILE_ATTRIBUTION (docs/web-app.md, "Fleet map"); unset: the offline basemap alone. */
+  mapTileUrl: serverMeta('wv-map-tile-url') ?? import.meta.env.VITE_MAP_TILE_URL,
+  mapTileAttribution: serverMeta('wv-map-tile-attribution') ?? import.meta.env.VITE_MAP_TILE_ATTRIBUTION,
 } as const;

@@ -74,5 +74,7 @@ export const paths = {
     float: { path: '/att/manager/float', getHref: () => '/att/manager/float' },
     /** The cards of the attendant's machine: balances, status, history, top-up, block and replace. */
     cards: { path: '/att/manager/cards', getHref: () => '/att/manager/cards' },
+    /** My Account: the attendant's profile and password change. */
+    account: { path: '/att/account', getHref: () => '/att/account' },
   },
 } as const;

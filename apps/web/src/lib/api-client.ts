@@ -154,6 +154,17 @@ export function serverText(error: unknown): string | undefined {
   return error.body?.error || error.body?.message || error.text || error.message;
 }
 
+/**
+ * The fields a refused call named (a 400's `fields`, docs/rest-api.md, "Conventions"), by the request's field
+ * name, each with the server's first sentence about it. Empty for any other failure.
+ */
+export function fieldErrors(error: unknown): Record<string, string> {
+  const found: Record<string, string> = {};
+  if (!(error instanceof ApiError)) return found;
+  for (const field of error.body?.fields ?? []) found[field.path] ??= field.message;
+  return found;
+}
+
 /** The server's sentence for a failed call (for a 400 it already names each bad field). */
 export function errorDetail(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { act, renderHook } from '@testing-library/react';
+import { setLanguage } from '@/lib/i18n';
 import { businessDate, businessHour, formatCalendarDate, formatDateTime, monthOf, useToday } from './dates';
 
-// The tests run with the server's default zone, Africa/Dar_es_Salaam (UTC+3, no daylight saving).
+// The app's zone is the server's default, Africa/Dar_es_Salaam (UTC+3, no daylight saving: test/env.js);
+// dates.new-york.spec.ts runs the same rules in a browser in New York.
 
 afterEach(() => {
   jest.useRealTimers();
@@ -36,19 +38,27 @@ describe('the business day', () => {
 });
 
 describe('showing dates', () => {
-  it('shows an instant in the browser’s own format, and nothing for a missing one', () => {
-    const iso = '2026-03-31T09:05:00Z';
-    expect(formatDateTime(iso)).toBe(new Date(iso).toLocaleString());
+  afterEach(async () => {
+    localStorage.clear();
+    await setLanguage('en');
+  });
+
+  it('shows an instant on the app’s clock (Dar es Salaam), in the chosen language, and nothing for a missing one', async () => {
+    const iso = '2026-03-31T21:05:00Z';
+    expect(formatDateTime(iso)).toBe('1 Apr 2026, 00:05');
     expect(formatDateTime(null)).toBe('');
     expect(formatDateTime('')).toBe('');
+    await setLanguage('sw');
+    expect(formatDateTime('2026-08-14T06:30:00Z')).toBe('14 Ago 2026, 09:30');
   });
 
   it('shows a value that is not a date as it came', () => {
     expect(formatDateTime('yesterday')).toBe('yesterday');
   });
 
-  it('shows a calendar date as that same day, without a shift from any time zone', () => {
-    expect(formatCalendarDate('2026-02-03')).toBe(new Date(2026, 1, 3).toLocaleDateString());
-    expect(formatCalendarDate('2026-02-03')).not.toBe(new Date(2026, 1, 2).toLocaleDateString());
+  it('shows a calendar date as that same day, without a shift from any time zone', async () => {
+    expect(formatCalendarDate('2026-02-03')).toBe('3 Feb 2026');
+    await setLanguage('sw');
+    expect(formatCalendarDate('2026-12-31')).toBe('31 Des 2026');
   });
 });

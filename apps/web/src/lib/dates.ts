@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { env } from '@/config/env';
+import { intlLocale } from '@/lib/format';
 
 /**
  * `YYYY-MM-DD` of an instant in the app's time zone (the server's business day, docs/operations.md, "Configuration").
@@ -27,17 +28,39 @@ export function businessHour(instant: Date | string | number): number {
 /** `YYYY-MM` of a `YYYY-MM-DD` date. */
 export const monthOf = (date: string): string => date.slice(0, 7);
 
-/** Dates are shown in the browser's local format. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const locale = intlLocale();
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, options);
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
+// Intl may put a narrow no-break space before AM/PM; a plain space reads and matches the same.
+const plainSpaces = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+
+/**
+ * An instant as date and time in the chosen language, on the app's clock (APP_TIMEZONE, docs/operations.md,
+ * "Configuration"): a browser in another zone shows the same time as the machines' own.
+ */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  if (Number.isNaN(date.getTime())) return iso;
+  return plainSpaces(dateFormat({ dateStyle: 'medium', timeStyle: 'short', timeZone: env.timeZone }).format(date));
 }
 
-/** A `YYYY-MM-DD` calendar date in the browser's local format (no time, no zone shift). */
+/** A `YYYY-MM-DD` calendar date in the chosen language (no time, no zone shift). */
 export function formatCalendarDate(date: string): string {
   const [year, month, day] = date.split('-').map(Number);
-  return new Date(year, month - 1, day).toLocaleDateString();
+  const noon = Date.UTC(year, month - 1, day, 12);
+  if (Number.isNaN(noon)) return date;
+  return plainSpaces(dateFormat({ dateStyle: 'medium', timeZone: 'UTC' }).format(noon));
 }
 
 /** Today's business date; re-read every minute so that an open page moves on at midnight. */

@@ -4,9 +4,11 @@ import type { z } from 'zod';
 import {
   alarmSchema,
   configAppliedEventSchema,
+  deviceAnnouncedEventSchema,
   floatRequestedEventSchema,
   floatUpdatedEventSchema,
   machineStatusEventSchema,
+  paymentUpdatedEventSchema,
   saleEventSchema,
   summaryEventSchema,
 } from '@wv/contracts';
@@ -23,6 +25,8 @@ const eventSchemas = {
   'float.updated': floatUpdatedEventSchema,
   'alarm.opened': alarmSchema,
   'alarm.updated': alarmSchema,
+  'payment.updated': paymentUpdatedEventSchema,
+  'device.announced': deviceAnnouncedEventSchema,
 } as const;
 
 export type LiveEventName = keyof typeof eventSchemas;

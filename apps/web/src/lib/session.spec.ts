@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { act, renderHook } from '@testing-library/react';
-import { clearSession, decodeTokenClaims, isSessionActive, readSession, saveSession, useSession } from './session';
+import {
+  clearSession,
+  decodeTokenClaims,
+  isSessionActive,
+  readSession,
+  saveSession,
+  sessionHasEnded,
+  useSession,
+} from './session';
 
 const TWENTY_MINUTES = 20 * 60 * 1000;
 
@@ -12,7 +20,10 @@ function tokenWith(claims: object): string {
   return `eyJhbGciOiJIUzI1NiJ9.${base64url}.signature`;
 }
 
-afterEach(() => localStorage.clear());
+afterEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+});
 
 describe('reading a token', () => {
   it('reads the user id and the role from the payload without verifying the signature', () => {
@@ -118,5 +129,24 @@ describe('useSession', () => {
       window.dispatchEvent(new StorageEvent('storage', { key: 'token' }));
     });
     expect(result.current).toMatchObject({ userId: 'user-8', role: 'admin' });
+  });
+});
+
+describe('the notice of an ended session', () => {
+  it('is kept when a session runs out, through later clears, until the next sign-in', () => {
+    saveSession(tokenWith({ sub: 'a', role: 'manager' }));
+    clearSession('ended');
+    expect(readSession()).toBeNull();
+    expect(sessionHasEnded()).toBe(true);
+    clearSession();
+    expect(sessionHasEnded()).toBe(true);
+    saveSession(tokenWith({ sub: 'a', role: 'manager' }));
+    expect(sessionHasEnded()).toBe(false);
+  });
+
+  it('is not given when the user signs out', () => {
+    clearSession('ended');
+    clearSession('signed-out');
+    expect(sessionHasEnded()).toBe(false);
   });
 });

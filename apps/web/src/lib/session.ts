@@ -5,6 +5,14 @@ import { SESSION_EXPIRY_MS } from '@wv/contracts';
 const TOKEN_KEY = 'token';
 const ROLE_KEY = 'role';
 const EXPIRY_KEY = 'tokenExpiry';
+/** Set in this tab when a session ran out, so that /login can say so; a new sign-in removes it. */
+const ENDED_KEY = 'sessionEnded';
+
+/**
+ * How long before the session ends the web app warns and offers to stay signed in (docs/web-app.md,
+ * "Behaviour"): long enough to read the warning and answer it.
+ */
+export const SESSION_WARNING_LEAD_MS = 2 * 60_000;
 
 export interface Session {
   token: string;
@@ -80,15 +88,27 @@ export function saveSession(token: string): Session {
   localStorage.setItem(TOKEN_KEY, token);
   localStorage.setItem(ROLE_KEY, role);
   localStorage.setItem(EXPIRY_KEY, String(Date.now() + SESSION_EXPIRY_MS));
+  sessionStorage.removeItem(ENDED_KEY);
   notify();
   return readSession()!;
 }
 
-export function clearSession(): void {
+/**
+ * Removes token, role and expiry. `ended`: the session ran out, which /login then says; `signed-out`: the
+ * user chose to leave, so nothing is said; without a reason an earlier notice stays as it is.
+ */
+export function clearSession(reason?: 'ended' | 'signed-out'): void {
+  if (reason === 'ended') sessionStorage.setItem(ENDED_KEY, '1');
+  if (reason === 'signed-out') sessionStorage.removeItem(ENDED_KEY);
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(ROLE_KEY);
   localStorage.removeItem(EXPIRY_KEY);
   notify();
+}
+
+/** True after a session of this tab ran out, until the next sign-in. */
+export function sessionHasEnded(): boolean {
+  return sessionStorage.getItem(ENDED_KEY) !== null;
 }
 
 function subscribe(listener: () => void): () => void {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WATER_TYPES } from '../sale/sale.schema.js';
 import type { Alarm } from '../alarm/alarm.schema.js';
+import type { PaymentUpdatedEvent } from '../payment/payment.schema.js';
 
 /** Socket.IO events (docs/live-events.md). Clients connect to the default namespace with `auth: {token}`. */
 export const SOCKET_EVENTS = {
@@ -12,6 +13,8 @@ export const SOCKET_EVENTS = {
   floatUpdated: 'float.updated',
   alarmOpened: 'alarm.opened',
   alarmUpdated: 'alarm.updated',
+  paymentUpdated: 'payment.updated',
+  deviceAnnounced: 'device.announced',
 } as const;
 
 export const saleEventSchema = z.object({
@@ -59,6 +62,10 @@ export const floatUpdatedEventSchema = z.object({
 });
 export type FloatUpdatedEvent = z.infer<typeof floatUpdatedEventSchema>;
 
+/** A MAC address joined the admins' list of machines waiting for an ESP ID (docs/live-events.md, "Events"). */
+export const deviceAnnouncedEventSchema = z.object({ macAddress: z.string(), at: z.string() });
+export type DeviceAnnouncedEvent = z.infer<typeof deviceAnnouncedEventSchema>;
+
 export interface ServerToClientEvents {
   sale: (e: SaleEvent) => void;
   summary: (e: SummaryEvent) => void;
@@ -70,6 +77,10 @@ export interface ServerToClientEvents {
   'alarm.opened': (e: Alarm) => void;
   /** An alarm acknowledged, assigned, noted, escalated, reopened or cleared. */
   'alarm.updated': (e: Alarm) => void;
+  /** A payment on a card changed state, to the sockets whose scope holds the card (docs/mobile-money.md). */
+  'payment.updated': (e: PaymentUpdatedEvent) => void;
+  /** A new MAC address announced itself, to admins only. */
+  'device.announced': (e: DeviceAnnouncedEvent) => void;
 }
 
 /** Rooms: one per machine, one per user (float events), and `admin` for everything. */

@@ -42,6 +42,20 @@ export const paymentSchema = z.object({
 });
 export type Payment = z.infer<typeof paymentSchema>;
 
+/**
+ * `payment.updated` (docs/live-events.md): a payment on a card changed state or learnt its receipt; sent to
+ * the sockets whose scope holds the card.
+ */
+export const paymentUpdatedEventSchema = paymentSchema.pick({
+  paymentId: true,
+  cardId: true,
+  status: true,
+  amount: true,
+  receipt: true,
+  completedAt: true,
+});
+export type PaymentUpdatedEvent = z.infer<typeof paymentUpdatedEventSchema>;
+
 export const paymentIdParamSchema = z.object({ paymentId: z.string().uuid('must be a payment id') }).strict();
 
 export const paymentListQuerySchema = z

@@ -19,6 +19,7 @@ import {
   esp32IdRowSchema,
   registerAttendantRequestSchema,
   registerUserRequestSchema,
+  setLanguageRequestSchema,
   userInfoSchema,
 } from '../user/user.schema.js';
 import {
@@ -99,6 +100,16 @@ export const foundationRoutes = {
     tag: 'users',
     status: 200,
     response: userInfoSchema,
+  }),
+  setLanguage: route({
+    method: 'PUT',
+    path: '/user/language',
+    access: ['admin', 'manager', 'attendant'],
+    summary: "The caller's language (en or sw): the web app's and that of every email and SMS to them",
+    tag: 'users',
+    status: 200,
+    body: setLanguageRequestSchema,
+    response: setLanguageRequestSchema,
   }),
   userEsp32Ids: route({
     method: 'GET',

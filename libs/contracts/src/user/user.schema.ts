@@ -77,6 +77,11 @@ export const addUserDeviceRequestSchema = z
   .strict();
 export type AddUserDeviceRequest = z.infer<typeof addUserDeviceRequestSchema>;
 
+/** The languages of the web app and of every email and SMS (docs/alarms.md, "Languages"). */
+export const USER_LANGUAGES = ['en', 'sw'] as const;
+export type UserLanguage = (typeof USER_LANGUAGES)[number];
+export const userLanguageSchema = z.enum(USER_LANGUAGES, { error: 'must be en or sw' });
+
 export const userInfoSchema = z.object({
   firstName: z.string(),
   lastName: z.string(),
@@ -84,8 +89,13 @@ export const userInfoSchema = z.object({
   email: z.string().nullable(),
   phoneNumber: z.string(),
   location: z.string(),
+  language: userLanguageSchema,
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
+
+/** PUT /user/language: the caller's language, kept on the server. */
+export const setLanguageRequestSchema = z.object({ language: userLanguageSchema }).strict();
+export type SetLanguageRequest = z.infer<typeof setLanguageRequestSchema>;
 
 export const esp32IdRowSchema = z.object({ esp32Id: z.string(), machine_location: z.string().nullable() });
 export type Esp32IdRow = z.infer<typeof esp32IdRowSchema>;
@@ -100,6 +110,10 @@ export const adminUserRowSchema = z.object({
   location: z.string(),
   role: roleSchema,
   devices: z.array(esp32IdRowSchema),
+  /** False once an admin deactivated the account (docs/rest-api.md, "Accounts and sessions"). */
+  active: z.boolean(),
+  /** For attendants: the manager who created them, whose machines they may be given. */
+  managerId: z.string().nullable(),
 });
 export type AdminUserRow = z.infer<typeof adminUserRowSchema>;
 

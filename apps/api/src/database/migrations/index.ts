@@ -12,6 +12,9 @@ import { CardLists1763700800000 } from './1763700800000-card-lists.js';
 import { Notifications1763700900000 } from './1763700900000-notifications.js';
 import { MobileMoney1763701050000 } from './1763701050000-mobile-money.js';
 import { MachineCoordinates1763701200000 } from './1763701200000-machine-coordinates.js';
+import { UserDeactivation1763710100000 } from './1763710100000-user-deactivation.js';
+import { LanguageAndReceipts1763710500000 } from './1763710500000-language-and-receipts.js';
+import { UnknownPush1763710600000 } from './1763710600000-unknown-push.js';
 
 /** Every migration, in order. The schema changes only through these (never `synchronize`). */
 export const migrations = [
@@ -29,4 +32,7 @@ export const migrations = [
   Notifications1763700900000,
   MobileMoney1763701050000,
   MachineCoordinates1763701200000,
+  UserDeactivation1763710100000,
+  LanguageAndReceipts1763710500000,
+  UnknownPush1763710600000,
 ];

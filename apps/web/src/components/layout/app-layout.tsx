@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Outlet } from 'react-router';
+import { useTranslation } from '@/lib/i18n';
 import { Footer } from './footer';
 import { NavBar } from './nav-bar';
 
@@ -11,10 +12,11 @@ interface AppLayoutProps {
 }
 
 export function AppLayout({ navBadges, notices }: AppLayoutProps) {
+  const { t } = useTranslation();
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('layout.skip')}
       </a>
       <NavBar badges={navBadges} />
       {notices}

@@ -32,12 +32,12 @@ export function NavBar({ badges = {} }: { badges?: Readonly<Record<string, React
       <div className="topbar-inner">
         <Link to={paths.home.getHref()} className="brand">
           <span className="brand-mark" aria-hidden="true" />
-          Water Vending Solutions
+          {t('layout.brand')}
         </Link>
         <button
           type="button"
           className="menu-toggle"
-          aria-label={open ? 'Close menu' : 'Open menu'}
+          aria-label={open ? t('layout.closeMenu') : t('layout.openMenu')}
           aria-expanded={open}
           aria-controls="main-menu"
           onClick={() => setOpen((value) => !value)}
@@ -45,7 +45,7 @@ export function NavBar({ badges = {} }: { badges?: Readonly<Record<string, React
           <span className="menu-toggle-bars" aria-hidden="true" />
         </button>
         <div className={open ? 'menu-backdrop open' : 'menu-backdrop'} onClick={() => setOpen(false)} />
-        <nav id="main-menu" className={open ? 'menu open' : 'menu'} aria-label="Main">
+        <nav id="main-menu" className={open ? 'menu open' : 'menu'} aria-label={t('layout.mainMenu')}>
           <ul className="menu-list">
             {items.map((item) =>
               item.kind === 'group' ? (
@@ -53,7 +53,7 @@ export function NavBar({ badges = {} }: { badges?: Readonly<Record<string, React
               ) : (
                 <li key={item.to}>
                   <NavLink className="nav-link" to={item.to} end>
-                    {item.labelKey ? t(item.labelKey) : item.label}
+                    {t(item.labelKey)}
                     {badges[item.to]}
                   </NavLink>
                 </li>

@@ -1,9 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
+import { useTranslation } from '@/lib/i18n';
 import type { NavGroupItem } from './nav-items';
 
 /** A drop-down in the menu (Management): a disclosure button; closes on navigation, Escape or outside click. */
 export function NavGroup({ group }: { group: NavGroupItem }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
   const listId = useId();
@@ -35,14 +37,14 @@ export function NavGroup({ group }: { group: NavGroupItem }) {
         aria-controls={listId}
         onClick={() => setOpen((value) => !value)}
       >
-        {group.label}
+        {t(group.labelKey)}
         <span className="caret" aria-hidden="true" />
       </button>
       <ul id={listId} className="nav-submenu" hidden={!open}>
         {group.items.map((item) => (
           <li key={item.to}>
             <NavLink className="nav-link" to={item.to} end>
-              {item.label}
+              {t(item.labelKey)}
             </NavLink>
           </li>
         ))}

@@ -1,5 +1,6 @@
 import type { FormEvent, ReactNode } from 'react';
 import type { BindField } from '@/hooks/use-fields';
+import { useTranslation } from '@/lib/i18n';
 import { Button } from './button';
 import { TextField } from './text-field';
 
@@ -17,19 +18,26 @@ interface AccountStepProps {
  * Password and Confirm Password, then Back and Register.
  */
 export function AccountStep({ device, bind, busy, onBack, onRegister }: AccountStepProps) {
+  const { t } = useTranslation();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onRegister();
   };
   return (
-    <form className="form" onSubmit={submit} aria-label="Account Info">
-      <h2 className="form-title">Account Info</h2>
+    <form className="form" onSubmit={submit} aria-label={t('ui.account.title')}>
+      <h2 className="form-title">{t('ui.account.title')}</h2>
       <div className="form-grid">
         {device}
-        <TextField label="Machine Location" required {...bind('machine_location')} />
-        <TextField label="Password" type="password" required autoComplete="new-password" {...bind('password')} />
+        <TextField label={t('ui.account.machineLocation')} required {...bind('machine_location')} />
         <TextField
-          label="Confirm Password"
+          label={t('ui.account.password')}
+          type="password"
+          required
+          autoComplete="new-password"
+          {...bind('password')}
+        />
+        <TextField
+          label={t('ui.account.confirmPassword')}
           type="password"
           required
           autoComplete="new-password"
@@ -38,10 +46,10 @@ export function AccountStep({ device, bind, busy, onBack, onRegister }: AccountS
       </div>
       <div className="actions actions-between">
         <Button variant="secondary" onClick={onBack}>
-          Back
+          {t('ui.account.back')}
         </Button>
         <Button type="submit" busy={busy}>
-          Register
+          {t('ui.account.register')}
         </Button>
       </div>
     </form>

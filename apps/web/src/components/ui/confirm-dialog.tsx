@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from './button';
 
+const FOCUSABLE = 'button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled)';
+
 interface ConfirmDialogProps {
   title: string;
   children: ReactNode;
@@ -9,6 +11,8 @@ interface ConfirmDialogProps {
   onConfirm: () => void;
   onCancel: () => void;
   busy?: boolean;
+  /** The confirm button's look: `danger` (the default) for what cannot simply be undone. */
+  confirmVariant?: 'danger' | 'primary';
 }
 
 /**
@@ -24,6 +28,7 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
   busy = false,
+  confirmVariant = 'danger',
 }: ConfirmDialogProps) {
   const titleId = useId();
   const textId = useId();
@@ -38,7 +43,8 @@ export function ConfirmDialog({
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') latestCancel.current();
       if (event.key !== 'Tab' || !dialog.current) return;
-      const buttons = [...dialog.current.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')];
+      // Every control, so that a dialog holding fields (a choice before confirming) keeps them reachable.
+      const buttons = [...dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
       if (buttons.length === 0) return;
       const [first, last] = [buttons[0], buttons[buttons.length - 1]];
       if (event.shiftKey && document.activeElement === first) {
@@ -77,7 +83,7 @@ export function ConfirmDialog({
           <Button variant="secondary" onClick={onCancel} disabled={busy}>
             {cancelLabel}
           </Button>
-          <Button variant="danger" busy={busy} onClick={onConfirm}>
+          <Button variant={confirmVariant} busy={busy} onClick={onConfirm}>
             {confirmLabel}
           </Button>
         </div>

@@ -1,14 +1,14 @@
+import { useTranslation } from '@/lib/i18n';
 import { useLiveStatus } from '@/lib/live';
-
-const LABELS = { live: 'Live', connecting: 'Connecting…', offline: 'Offline: reconnecting' } as const;
 
 /** Says whether the screen is receiving live updates (Socket.IO). */
 export function LiveIndicator() {
+  const { t } = useTranslation();
   const status = useLiveStatus();
   return (
-    <span className={`live-indicator live-${status}`} data-status={status} title="Live updates">
+    <span className={`live-indicator live-${status}`} data-status={status} title={t('ui.live.title')}>
       <span className="live-dot" aria-hidden="true" />
-      {LABELS[status]}
+      {t(`ui.live.${status}`)}
     </span>
   );
 }

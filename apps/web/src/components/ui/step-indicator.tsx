@@ -1,3 +1,5 @@
+import { useTranslation } from '@/lib/i18n';
+
 interface StepIndicatorProps {
   steps: readonly string[];
   /** Zero-based. */
@@ -6,8 +8,9 @@ interface StepIndicatorProps {
 
 /** The wizard's progress: "Step 1 of 2" for assistive technology, numbered pills for the eye. */
 export function StepIndicator({ steps, current }: StepIndicatorProps) {
+  const { t } = useTranslation();
   return (
-    <ol className="steps" aria-label={`Step ${current + 1} of ${steps.length}`}>
+    <ol className="steps" aria-label={t('ui.stepOf', { step: current + 1, steps: steps.length })}>
       {steps.map((step, index) => (
         <li
           key={step}

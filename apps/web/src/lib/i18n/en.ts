@@ -1,8 +1,8 @@
-import { accountEn } from './parts/account';
-import { mapEn } from './parts/map';
-import { setupEn } from './parts/setup';
-import { recordsEn } from './parts/records';
-import { moneyEn } from './parts/money';
+import { accountEn } from './parts/account.js';
+import { mapEn } from './parts/map.js';
+import { setupEn } from './parts/setup.js';
+import { recordsEn } from './parts/records.js';
+import { moneyEn } from './parts/money.js';
 
 /**
  * English texts of the screens that speak through i18next (docs/web-app.md, "Behaviour"). The keys are

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { en } from './en';
 import { currentLanguage, i18n, setLanguage } from './index';
 import { sw } from './sw';
@@ -42,5 +42,15 @@ describe('the translations', () => {
     expect(i18n.t('alarm.kind.offline')).toBe('Nje ya mtandao');
     expect(i18n.t('alarms.attempts', { count: 1 })).toBe('Jaribio 1');
     expect(i18n.t('alarms.attempts', { count: 4 })).toBe('Majaribio 4');
+  });
+
+  it('say in the console when a key is in no language, as the every-route browser test looks for', () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      expect(i18n.t('alarm.kind.no_such_kind' as never)).toBe('alarm.kind.no_such_kind');
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^Missing translation: .*alarm\.kind\.no_such_kind$/));
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -5,8 +5,9 @@ import { sw } from './sw';
 
 /**
  * Translations of the web app (docs/web-app.md, "Behaviour"): English and Kiswahili, bundled with the app
- * so that a screen never waits for a text. The chosen language is kept in this browser; the first visit
- * follows the browser's language.
+ * so that a screen never waits for a text. The chosen language is kept in this browser and, for a
+ * signed-in user, on the server (saved-language.ts), which the app takes on after sign-in; the first
+ * visit follows the browser's language.
  */
 export const LANGUAGES = ['en', 'sw'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -41,6 +42,10 @@ void i18n.use(initReactI18next).init({
   // The resources are in the bundle: ready before the first render.
   initAsync: false,
   react: { useSuspense: false },
+  // A key no language has (a typo in a built key such as `alarm.kind.${kind}`) shows as the raw key: say so
+  // in the console, where the every-route browser test looks for it.
+  saveMissing: true,
+  missingKeyHandler: (languages, _namespace, key) => console.warn(`Missing translation: ${languages.join(',')} ${key}`),
 });
 
 function markDocument(language: string): void {

@@ -1,10 +1,9 @@
-import type { CoreTranslation, Translation } from './en';
-import { accountSw } from './parts/account';
-import { mapSw } from './parts/map';
-import { setupSw } from './parts/setup';
-import { recordsSw } from './parts/records';
-import { moneySw } from './parts/money';
-
+import type { CoreTranslation, Translation } from './en.js';
+import { accountSw } from './parts/account.js';
+import { mapSw } from './parts/map.js';
+import { setupSw } from './parts/setup.js';
+import { recordsSw } from './parts/records.js';
+import { moneySw } from './parts/money.js';
 
 /** Kiswahili texts, key for key as en.ts (the type makes a missing or extra key a build error). */
 const core: CoreTranslation = {

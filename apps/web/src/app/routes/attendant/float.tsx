@@ -1,3 +1,5 @@
+import { useTranslation } from '@/lib/i18n';
+import { LanguageSelect } from '@/lib/i18n/language-select';
 import { Card } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
 import { FloatBalance } from '@/features/float/components/float-balance';
@@ -6,18 +8,19 @@ import { RequestFloatForm } from '@/features/float/components/request-float-form
 
 /** Request Float (/att/manager/float, on the Attendant Dashboard). */
 export function RequestFloatRoute() {
+  const { t } = useTranslation();
   return (
-    <Page title="Request Float" lead="Ask your manager for float to load onto customers’ cards.">
+    <Page title={t('float.request.title')} lead={t('float.request.lead')} actions={<LanguageSelect />}>
       <div className="stack">
         <div className="split">
           <div className="card">
             <RequestFloatForm />
           </div>
-          <Card title="My Float">
+          <Card title={t('float.myFloat')}>
             <FloatBalance />
           </Card>
         </div>
-        <Card title="Float Request History">
+        <Card title={t('float.history.title')}>
           <FloatHistory />
         </Card>
       </div>

@@ -1,3 +1,5 @@
+import { useTranslation } from '@/lib/i18n';
+import { LanguageSelect } from '@/lib/i18n/language-select';
 import { Card } from '@/components/ui/card';
 import { LiveIndicator } from '@/components/ui/live-indicator';
 import { Page } from '@/components/ui/page';
@@ -6,17 +8,23 @@ import { MachineStatusList } from '@/features/sales-dashboard/components/machine
 
 /** Machine activity (/manager/machine/activity): live sales and online/offline changes. */
 export function MachineActivityRoute() {
+  const { t } = useTranslation();
   return (
     <Page
-      title="Machine Activity"
-      lead="Sales and connection changes of your machines, as they happen."
-      actions={<LiveIndicator />}
+      title={t('activity.title')}
+      lead={t('activity.lead')}
+      actions={
+        <>
+          <LiveIndicator />
+          <LanguageSelect />
+        </>
+      }
     >
       <div className="activity-layout">
-        <Card title="Machines" className="activity-machines">
+        <Card title={t('activity.machines')} className="activity-machines">
           <MachineStatusList />
         </Card>
-        <Card title="Latest activity" className="activity-feed">
+        <Card title={t('activity.latest')} className="activity-feed">
           <ActivityFeed />
         </Card>
       </div>

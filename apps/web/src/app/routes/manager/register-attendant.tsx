@@ -1,9 +1,12 @@
+import { useTranslation } from '@/lib/i18n';
+import { LanguageSelect } from '@/lib/i18n/language-select';
 import { Page } from '@/components/ui/page';
 import { AttendantWizard } from '@/features/attendants/components/attendant-wizard';
 
 export function RegisterAttendantRoute() {
+  const { t } = useTranslation();
   return (
-    <Page title="Create New Attendant" lead="An attendant runs one of your machines and registers prepaid cards.">
+    <Page title={t('attendants.create.title')} lead={t('attendants.create.lead')} actions={<LanguageSelect />}>
       <div className="card">
         <AttendantWizard />
       </div>

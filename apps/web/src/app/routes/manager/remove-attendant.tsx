@@ -1,9 +1,12 @@
+import { useTranslation } from '@/lib/i18n';
+import { LanguageSelect } from '@/lib/i18n/language-select';
 import { Page } from '@/components/ui/page';
 import { RemoveAttendants } from '@/features/attendants/components/remove-attendants';
 
 export function RemoveAttendantRoute() {
+  const { t } = useTranslation();
   return (
-    <Page title="Remove Attendant" lead="A removed attendant can no longer sign in; their cards and history are kept.">
+    <Page title={t('attendants.remove.title')} lead={t('attendants.remove.lead')} actions={<LanguageSelect />}>
       <RemoveAttendants />
     </Page>
   );

@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
 import { Tabs } from '@/components/ui/tabs';
-import { LoginForm } from '@/features/auth/components/login-form';
+import { LoginForm, plainLoginFailureText } from '@/features/auth/components/login-form';
 import { useSignOut } from '@/features/auth/hooks/use-sign-out';
 import { AddDeviceForm } from '@/features/devices/components/add-device-form';
 import { MyDevices } from '@/features/devices/components/my-devices';
@@ -24,7 +24,7 @@ export function AccountManagementRoute() {
       <Page title="Account Management" narrow lead="Sign in to see your account and add devices.">
         <div className="card">
           {/* This login shows 'Login failed' without the server's text (docs/web-app.md, "Screens"). */}
-          <LoginForm failureText={() => 'Login failed'} onSuccess={() => undefined} />
+          <LoginForm failureText={plainLoginFailureText} onSuccess={() => undefined} />
         </div>
       </Page>
     );

@@ -1,12 +1,14 @@
 import { useNavigate } from 'react-router';
+import { useTranslation } from '@/lib/i18n';
 import { homePathForRole } from '@/lib/role-home';
 import { Page } from '@/components/ui/page';
 import { LoginForm, mainLoginFailureText } from '@/features/auth/components/login-form';
 
 export function LoginRoute() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   return (
-    <Page title="Log In" narrow lead="Sign in with your email address or phone number.">
+    <Page title={t('login.title')} narrow lead={t('login.lead')}>
       <div className="card">
         <LoginForm
           failureText={mainLoginFailureText}

@@ -30,7 +30,7 @@ async function renderAlarms(api: FakeAlarmApi, { role = 'manager', userId = MANA
       <AlarmsView machineHref={(id) => `/machine/${id}/health`} />
     </MemoryRouter>,
   );
-  await waitFor(() => expect(screen.queryByText('Loading...')).toBeNull());
+  await waitFor(() => expect(screen.queryByText(/^(Loading|Inapakia)\.\.\.$/)).toBeNull());
   return userEvent.setup({ delay: null });
 }
 

@@ -21,11 +21,21 @@ export type AttendantFields = AttendantPersonalFields & AttendantAccountFields;
 
 export const EMPTY_ATTENDANT: AttendantFields = { ...EMPTY_REGISTRATION_FIELDS, companyName: '' };
 
+/** The fields of step 1: a refused one sends the wizard back there. */
+export const PERSONAL_FIELDS: readonly (keyof AttendantPersonalFields)[] = [
+  'firstName',
+  'lastName',
+  'username',
+  'companyName',
+  'email',
+  'phoneNumber',
+  'location',
+];
+
 /** Next works only when first name, last name, username, company name and phone are filled. */
-export function personalProblem(fields: AttendantPersonalFields): string | null {
+export function personalComplete(fields: AttendantPersonalFields): boolean {
   const required = [fields.firstName, fields.lastName, fields.username, fields.companyName, fields.phoneNumber];
-  const filled = required.every((v) => v.trim());
-  return filled ? null : 'Please fill in all required fields.';
+  return required.every((v) => v.trim());
 }
 
 export function toRegisterAttendantRequest(userId: string, fields: AttendantFields): RegisterAttendantRequest {

@@ -1,3 +1,5 @@
+import { useTranslation } from '@/lib/i18n';
+
 /** Before and after of an audited change, as the fields that differ. */
 function show(value: unknown): string {
   if (value === undefined) return '—';
@@ -10,13 +12,14 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function AuditChanges({ before, after }: { before: unknown; after: unknown }) {
+  const { t } = useTranslation();
   if (isRecord(before) || isRecord(after)) {
     const from = isRecord(before) ? before : {};
     const to = isRecord(after) ? after : {};
     const keys = [...new Set([...Object.keys(from), ...Object.keys(to)])].filter(
       (key) => JSON.stringify(from[key]) !== JSON.stringify(to[key]),
     );
-    if (!keys.length) return <span className="muted">No field changed</span>;
+    if (!keys.length) return <span className="muted">{t('audit.noChange')}</span>;
     return (
       <ul className="plain-list changes">
         {keys.map((key) => (
@@ -28,7 +31,7 @@ export function AuditChanges({ before, after }: { before: unknown; after: unknow
                 <span className="change-before">{show(from[key])}</span> →{' '}
               </>
             )}
-            <span className="change-after">{key in to ? show(to[key]) : '(removed)'}</span>
+            <span className="change-after">{key in to ? show(to[key]) : t('audit.removed')}</span>
           </li>
         ))}
       </ul>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { AUDIT_ENTITIES } from '@wv/contracts';
 import { errorDetail } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/dates';
+import { useTranslation } from '@/lib/i18n';
 import { Button } from '@/components/ui/button';
 import { Loading } from '@/components/ui/loading';
 import { Pagination } from '@/components/ui/pagination';
@@ -12,17 +13,6 @@ import { useAudit, type AuditFilters } from '../api/get-audit';
 import { AuditChanges } from './audit-changes';
 
 const LIMIT = 50;
-const ENTITY_LABELS: Record<(typeof AUDIT_ENTITIES)[number], string> = {
-  user: 'Users',
-  device: 'Devices',
-  tariffs: 'Tariffs',
-  wifi: 'Wi-Fi',
-  card: 'Cards',
-  float_request: 'Float requests',
-  float: 'Float',
-  alarm: 'Alarms',
-  alarm_settings: 'Alarm settings',
-};
 const EMPTY = { actorId: '', entity: '', from: '', to: '' };
 
 interface AuditLogProps {
@@ -32,7 +22,12 @@ interface AuditLogProps {
 
 /** The admin's audit trail: money movements and changes of users, devices, tariffs and Wi-Fi. */
 export function AuditLog({ actors }: AuditLogProps) {
+  const { t } = useTranslation();
   const [draft, setDraft] = useState(EMPTY);
+  const entityLabel = (entity: string) =>
+    (AUDIT_ENTITIES as readonly string[]).includes(entity)
+      ? t(`audit.entities.${entity as (typeof AUDIT_ENTITIES)[number]}`)
+      : entity;
   const [filters, setFilters] = useState<AuditFilters>({});
   const [page, setPage] = useState(1);
   const audit = useAudit({ ...filters, page, limit: LIMIT });
@@ -60,27 +55,27 @@ export function AuditLog({ actors }: AuditLogProps) {
 
   return (
     <div className="stack">
-      <form className="card filter-grid" onSubmit={apply} aria-label="Filter the audit trail">
+      <form className="card filter-grid" onSubmit={apply} aria-label={t('audit.filter')}>
         <SelectField
-          label="Actor"
-          placeholder="Anyone"
+          label={t('audit.actor')}
+          placeholder={t('audit.anyone')}
           options={actors}
           value={draft.actorId}
           onChange={set('actorId')}
         />
         <SelectField
-          label="Entity"
-          placeholder="Everything"
-          options={AUDIT_ENTITIES.map((entity) => ({ value: entity, label: ENTITY_LABELS[entity] }))}
+          label={t('audit.entity')}
+          placeholder={t('audit.everything')}
+          options={AUDIT_ENTITIES.map((entity) => ({ value: entity, label: entityLabel(entity) }))}
           value={draft.entity}
           onChange={set('entity')}
         />
-        <TextField label="From" type="date" value={draft.from} onChange={set('from')} />
-        <TextField label="To" type="date" value={draft.to} onChange={set('to')} />
+        <TextField label={t('audit.from')} type="date" value={draft.from} onChange={set('from')} />
+        <TextField label={t('audit.to')} type="date" value={draft.to} onChange={set('to')} />
         <div className="actions filter-actions">
-          <Button type="submit">Filter</Button>
+          <Button type="submit">{t('audit.filterButton')}</Button>
           <Button variant="secondary" onClick={reset}>
-            Reset
+            {t('audit.reset')}
           </Button>
         </div>
       </form>
@@ -88,43 +83,43 @@ export function AuditLog({ actors }: AuditLogProps) {
       {audit.isPending ? (
         <Loading />
       ) : audit.isError ? (
-        <StatusMessage tone="error">Error loading the audit trail: {errorDetail(audit.error)}</StatusMessage>
+        <StatusMessage tone="error">{t('audit.loadError', { detail: errorDetail(audit.error) })}</StatusMessage>
       ) : (
         <>
           {audit.data.data.length === 0 ? (
-            <p className="empty">No audit entries found.</p>
+            <p className="empty">{t('audit.empty')}</p>
           ) : (
             <div
               className={audit.isPlaceholderData ? 'table-wrap table-busy' : 'table-wrap'}
               aria-busy={audit.isPlaceholderData || undefined}
             >
               <table className="table table-stack table-audit">
-                <caption className="visually-hidden">Audit trail</caption>
+                <caption className="visually-hidden">{t('audit.caption')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Actor</th>
-                    <th scope="col">Action</th>
-                    <th scope="col">Entity</th>
-                    <th scope="col">Entity ID</th>
-                    <th scope="col">Changes</th>
+                    <th scope="col">{t('audit.column.time')}</th>
+                    <th scope="col">{t('audit.column.actor')}</th>
+                    <th scope="col">{t('audit.column.action')}</th>
+                    <th scope="col">{t('audit.column.entity')}</th>
+                    <th scope="col">{t('audit.column.entityId')}</th>
+                    <th scope="col">{t('audit.column.changes')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {audit.data.data.map((row) => (
                     <tr key={row.id}>
-                      <td data-label="Time" className="nowrap">
+                      <td data-label={t('audit.column.time')} className="nowrap">
                         {formatDateTime(row.at)}
                       </td>
-                      <td data-label="Actor">
-                        {row.actorId ? (names.get(row.actorId) ?? <code>{row.actorId}</code>) : 'System'}
+                      <td data-label={t('audit.column.actor')}>
+                        {row.actorId ? (names.get(row.actorId) ?? <code>{row.actorId}</code>) : t('audit.system')}
                       </td>
-                      <td data-label="Action">{row.action}</td>
-                      <td data-label="Entity">{ENTITY_LABELS[row.entity] ?? row.entity}</td>
-                      <td data-label="Entity ID" className="cell-id">
+                      <td data-label={t('audit.column.action')}>{row.action}</td>
+                      <td data-label={t('audit.column.entity')}>{entityLabel(row.entity)}</td>
+                      <td data-label={t('audit.column.entityId')} className="cell-id">
                         {row.entityId}
                       </td>
-                      <td data-label="Changes">
+                      <td data-label={t('audit.column.changes')}>
                         <AuditChanges before={row.before} after={row.after} />
                       </td>
                     </tr>
@@ -133,7 +128,7 @@ export function AuditLog({ actors }: AuditLogProps) {
               </table>
             </div>
           )}
-          <Pagination label="Audit pages" page={page} limit={LIMIT} total={audit.data.total} onPage={setPage} />
+          <Pagination label={t('audit.pages')} page={page} limit={LIMIT} total={audit.data.total} onPage={setPage} />
         </>
       )}
     </div>

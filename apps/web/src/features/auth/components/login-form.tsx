@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
+import { ErrorCode } from '@wv/contracts';
 import { ApiError } from '@/lib/api-client';
-import type { Session } from '@/lib/session';
+import { i18n, useTranslation } from '@/lib/i18n';
+import { sessionHasEnded, type Session } from '@/lib/session';
 import { Button } from '@/components/ui/button';
 import { StatusMessage } from '@/components/ui/status-message';
 import { TextField } from '@/components/ui/text-field';
@@ -12,8 +14,14 @@ interface LoginFormProps {
   failureText: (error: unknown) => string;
 }
 
-/** 'Email or Phone Number' and 'Password', both required (docs/web-app.md, "Screens"). */
+/**
+ * 'Email or Phone Number' and 'Password', both required (docs/web-app.md, "Screens"). Reached because the
+ * session ran out, it says so first.
+ */
 export function LoginForm({ onSuccess, failureText }: LoginFormProps) {
+  const { t } = useTranslation();
+  // Read once: the notice belongs to this visit of the form.
+  const [ended] = useState(sessionHasEnded);
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
   const mutation = useLogin({ onSuccess });
@@ -25,8 +33,9 @@ export function LoginForm({ onSuccess, failureText }: LoginFormProps) {
 
   return (
     <form className="form" onSubmit={submit}>
+      {ended && !mutation.isError && <StatusMessage tone="info">{t('login.sessionEnded')}</StatusMessage>}
       <TextField
-        label="Email or Phone Number"
+        label={t('login.identifier')}
         name="identifier"
         autoComplete="username"
         required
@@ -34,7 +43,7 @@ export function LoginForm({ onSuccess, failureText }: LoginFormProps) {
         onChange={(event) => setIdentifier(event.target.value)}
       />
       <TextField
-        label="Password"
+        label={t('login.password')}
         name="password"
         type="password"
         autoComplete="current-password"
@@ -43,14 +52,26 @@ export function LoginForm({ onSuccess, failureText }: LoginFormProps) {
         onChange={(event) => setPassword(event.target.value)}
       />
       <Button type="submit" busy={mutation.isPending} className="btn-block">
-        Log In
+        {t('login.submit')}
       </Button>
       {mutation.isError && <StatusMessage tone="error">{failureText(mutation.error)}</StatusMessage>}
     </form>
   );
 }
 
+/** The server's sentences this form knows, in the chosen language; others are shown as the server wrote them. */
+const KNOWN_REFUSALS: Partial<Record<string, 'login.invalid' | 'login.deactivated' | 'login.tooMany'>> = {
+  [ErrorCode.InvalidCredentials]: 'login.invalid',
+  [ErrorCode.AccountDeactivated]: 'login.deactivated',
+  [ErrorCode.RateLimited]: 'login.tooMany',
+};
+
 /** 'Login failed: ' + the server's text; no answer at all: 'Error logging in'. */
 export function mainLoginFailureText(error: unknown): string {
-  return error instanceof ApiError ? `Login failed: ${error.message}` : 'Error logging in';
+  if (!(error instanceof ApiError)) return i18n.t('login.unreachable');
+  const known = KNOWN_REFUSALS[error.body?.code ?? ''];
+  return i18n.t('login.failedWith', { detail: known ? i18n.t(known) : error.message });
 }
+
+/** /a's text: 'Login failed', without the server's reason (docs/web-app.md, "Screens"). */
+export const plainLoginFailureText = (): string => i18n.t('login.failed');

@@ -1,10 +1,12 @@
 import { useLocation, useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
+import { useTranslation } from '@/lib/i18n';
 import { Button } from '@/components/ui/button';
 import { useSignOut } from '../hooks/use-sign-out';
 
 /** Logout clears the session and goes to /login; Cancel goes back one page. */
 export function LogoutConfirm() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const signOut = useSignOut();
@@ -19,13 +21,13 @@ export function LogoutConfirm() {
 
   return (
     <div className="confirm">
-      <p className="confirm-question">Are you sure you want to log out?</p>
+      <p className="confirm-question">{t('logout.question')}</p>
       <div className="actions">
         <Button variant="danger" onClick={logout}>
-          Logout
+          {t('logout.confirm')}
         </Button>
         <Button variant="secondary" onClick={cancel}>
-          Cancel
+          {t('logout.cancel')}
         </Button>
       </div>
     </div>

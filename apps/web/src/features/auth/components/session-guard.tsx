@@ -4,6 +4,7 @@ import { SESSION_CHECK_INTERVAL_MS, type Role } from '@wv/contracts';
 import { paths } from '@/config/paths';
 import { clearSession, isSessionActive, readSession, useSession } from '@/lib/session';
 import { Loading } from '@/components/ui/loading';
+import { SessionWarning } from './session-warning';
 
 /**
  * Route guards (docs/web-app.md, "Routes"): no token, no expiry or an expired one clears the session and goes to
@@ -21,7 +22,8 @@ export function SessionGuard({ role }: { role?: Role | readonly Role[] }) {
     const check = (): boolean => {
       const current = readSession();
       if (!isSessionActive(current)) {
-        clearSession();
+        // A session that ran out is announced on /login; no session at all is not.
+        clearSession(current ? 'ended' : undefined);
         navigate(paths.login.getHref(), { replace: true });
         return false;
       }
@@ -37,5 +39,12 @@ export function SessionGuard({ role }: { role?: Role | readonly Role[] }) {
     return () => window.clearInterval(timer);
   }, [pathname, session, role, navigate]);
 
-  return verified ? <Outlet /> : <Loading />;
+  return verified ? (
+    <>
+      <Outlet />
+      <SessionWarning />
+    </>
+  ) : (
+    <Loading />
+  );
 }

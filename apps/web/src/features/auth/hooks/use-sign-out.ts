@@ -6,7 +6,7 @@ import { clearSession } from '@/lib/session';
 export function useSignOut(): () => void {
   const queryClient = useQueryClient();
   return useCallback(() => {
-    clearSession();
+    clearSession('signed-out');
     queryClient.clear();
   }, [queryClient]);
 }

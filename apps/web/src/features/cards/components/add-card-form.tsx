@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError, serverText } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 import { useFields } from '@/hooks/use-fields';
 import { useIdempotencyKey } from '@/hooks/use-idempotency-key';
 import { Button } from '@/components/ui/button';
@@ -24,6 +25,7 @@ type Result = { tone: 'success' | 'error'; text: string };
  * (409) is an alert 'Card is already registered.'; success shows the new id and resets the form.
  */
 export function AddCardForm() {
+  const { t } = useTranslation();
   const fields = useFields(EMPTY);
   const mutation = useAddCard();
   const idempotency = useIdempotencyKey();
@@ -39,17 +41,17 @@ export function AddCardForm() {
       {
         onSuccess: ({ id }) => {
           idempotency.settle();
-          setResult({ tone: 'success', text: `User added successfully. ID: ${id}` });
+          setResult({ tone: 'success', text: t('cardScreens.register.added', { id }) });
           fields.reset();
         },
         onError: (error) => {
           idempotency.settle(error);
           if (error instanceof ApiError && error.status === 409) {
-            window.alert('Card is already registered.');
+            window.alert(t('cardScreens.register.alreadyRegistered'));
           } else if (error instanceof ApiError) {
-            setResult({ tone: 'error', text: `Failed to add user: ${serverText(error)}` });
+            setResult({ tone: 'error', text: t('cardScreens.register.failed', { error: serverText(error) }) });
           } else {
-            setResult({ tone: 'error', text: 'An error occurred while adding the user.' });
+            setResult({ tone: 'error', text: t('cardScreens.register.networkError') });
           }
         },
       },
@@ -57,21 +59,37 @@ export function AddCardForm() {
   };
 
   return (
-    <form className="form" onSubmit={submit} aria-label="Register New User">
-      <h2 className="form-title">Register New User</h2>
+    <form className="form" onSubmit={submit} aria-label={t('cardScreens.register.title')}>
+      <h2 className="form-title">{t('cardScreens.register.title')}</h2>
       <div className="form-grid">
-        <TextField label="Card ID" required autoComplete="off" maxLength={64} {...fields.bind('card_id')} />
-        <TextField label="First Name" required autoComplete="off" {...fields.bind('card_holder_first_name')} />
-        <TextField label="Last Name" required autoComplete="off" {...fields.bind('card_holder_last_name')} />
         <TextField
-          label="Mobile No"
+          label={t('cardScreens.register.cardId')}
+          required
+          autoComplete="off"
+          maxLength={64}
+          {...fields.bind('card_id')}
+        />
+        <TextField
+          label={t('cardScreens.register.firstName')}
+          required
+          autoComplete="off"
+          {...fields.bind('card_holder_first_name')}
+        />
+        <TextField
+          label={t('cardScreens.register.lastName')}
+          required
+          autoComplete="off"
+          {...fields.bind('card_holder_last_name')}
+        />
+        <TextField
+          label={t('cardScreens.register.mobile')}
           type="tel"
-          placeholder="+255 (optional)"
+          placeholder={t('cardScreens.register.mobilePlaceholder')}
           autoComplete="off"
           {...fields.bind('phoneNumber')}
         />
         <TextField
-          label="Balance"
+          label={t('cardScreens.register.balance')}
           type="number"
           step="0.01"
           min="0"
@@ -79,11 +97,17 @@ export function AddCardForm() {
           required
           {...fields.bind('card_balance')}
         />
-        <TextField label="Card Type" required autoComplete="off" maxLength={32} {...fields.bind('card_type')} />
+        <TextField
+          label={t('cardScreens.register.cardType')}
+          required
+          autoComplete="off"
+          maxLength={32}
+          {...fields.bind('card_type')}
+        />
       </div>
       <div className="actions actions-end">
         <Button type="submit" busy={mutation.isPending}>
-          Register
+          {t('cardScreens.register.submit')}
         </Button>
       </div>
       {result && <StatusMessage tone={result.tone}>{result.text}</StatusMessage>}

@@ -2,7 +2,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import type { CardRow } from '@wv/contracts';
 import { useTranslation } from '@/lib/i18n';
 import { formatDateTime } from '@/lib/dates';
-import { formatMoney } from '@/lib/format';
+import { formatMoney, formatNumber } from '@/lib/format';
 import { Card } from '@/components/ui/card';
 import { DetailList } from '@/components/ui/detail-list';
 import { StatusMessage } from '@/components/ui/status-message';
@@ -77,10 +77,8 @@ export function CardPanel({ card, canTopUp, canSetLimit, notice, onNotice, onRep
   );
 }
 
-const litresFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 3 });
-
 /** A card's daily limit in words: "20 L a day", or "No limit". */
 export function DailyLimit({ litres }: { litres: number | null }) {
   const { t } = useTranslation();
-  return <>{litres === null ? t('cards.noLimit') : t('cards.litresPerDay', { litres: litresFormat.format(litres) })}</>;
+  return <>{litres === null ? t('cards.noLimit') : t('cards.litresPerDay', { litres: formatNumber(litres) })}</>;
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { CardRow } from '@wv/contracts';
 import { formatDateTime } from '@/lib/dates';
+import { useTranslation } from '@/lib/i18n';
 import { Card } from '@/components/ui/card';
 import { Loading } from '@/components/ui/loading';
 import { SelectField, toOptions } from '@/components/ui/select-field';
@@ -30,6 +31,7 @@ interface RegisteredCardsProps {
  * whether it caught up.
  */
 export function RegisteredCards({ machineId, onMachineChange, canSetLimit = true, cardActions }: RegisteredCardsProps) {
+  const { t } = useTranslation();
   const summary = useCardSummary();
   const cards = useMachineCards(machineId);
   const selection = useCardSelection();
@@ -41,9 +43,11 @@ export function RegisteredCards({ machineId, onMachineChange, canSetLimit = true
     <div className="stack">
       <div className="toolbar">
         <SelectField
-          label="Machine"
+          label={t('cardScreens.registered.machine')}
           className="field-inline"
-          placeholder={machines.length ? 'Choose a machine' : 'No machines'}
+          placeholder={
+            machines.length ? t('cardScreens.registered.chooseMachine') : t('cardScreens.registered.noMachines')
+          }
           options={toOptions(machineId && !machines.includes(machineId) ? [machineId, ...machines] : machines)}
           value={machineId ?? ''}
           onChange={(event) => {
@@ -53,16 +57,16 @@ export function RegisteredCards({ machineId, onMachineChange, canSetLimit = true
         />
       </div>
       {machineId && (
-        <Card title={`Registered Cards for Machine ${machineId}`}>
+        <Card title={t('cardScreens.registered.title', { machineId })}>
           <CardListSync espId={machineId} />
           {cards.isPending ? (
             <Loading />
           ) : cards.isError ? (
-            <StatusMessage tone="error">{fetchFailure(cards.error, 'machine details')}</StatusMessage>
+            <StatusMessage tone="error">{fetchFailure(cards.error, 'machine details', t)}</StatusMessage>
           ) : cards.data.length === 0 ? (
-            <p className="empty">No registered cards found.</p>
+            <p className="empty">{t('cardScreens.registered.empty')}</p>
           ) : (
-            <ul className="card-grid" aria-label="Registered cards">
+            <ul className="card-grid" aria-label={t('cardScreens.registered.list')}>
               {cards.data.map((card) => (
                 <li key={card.card_id}>
                   <CardTile
@@ -93,22 +97,27 @@ export function RegisteredCards({ machineId, onMachineChange, canSetLimit = true
 }
 
 function CardTile({ card, selected, onToggle }: { card: CardRow; selected: boolean; onToggle: () => void }) {
+  const { t } = useTranslation();
   return (
     <button type="button" className="card-tile" aria-pressed={selected} onClick={onToggle}>
       <span className="card-tile-row card-tile-head">
         <span>
-          <span className="tile-label">Card ID</span> <span className="card-tile-id">{card.card_id}</span>
+          <span className="tile-label">{t('cardScreens.registered.cardId')}</span>{' '}
+          <span className="card-tile-id">{card.card_id}</span>
         </span>
         <CardStatusBadge status={card.status} />
       </span>
       <span className="card-tile-row">
-        <span className="tile-label">Name</span> {card.card_holder_first_name} {card.card_holder_last_name}
+        <span className="tile-label">{t('cardScreens.registered.name')}</span> {card.card_holder_first_name}{' '}
+        {card.card_holder_last_name}
       </span>
       <span className="card-tile-row">
-        <span className="tile-label">Mobile No</span> {card.phoneNumber ?? 'N/A'}
+        <span className="tile-label">{t('cardScreens.registered.mobile')}</span>{' '}
+        {card.phoneNumber ?? t('cardScreens.registered.notAvailable')}
       </span>
       <span className="card-tile-row">
-        <span className="tile-label">Date Registered</span> {formatDateTime(card.date_registered)}
+        <span className="tile-label">{t('cardScreens.registered.registered')}</span>{' '}
+        {formatDateTime(card.date_registered)}
       </span>
     </button>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from '@/lib/i18n';
 import { Button } from '@/components/ui/button';
 
 interface DeviceKeyNoticeProps {
@@ -9,6 +10,7 @@ interface DeviceKeyNoticeProps {
 
 /** The device key of a new machine: the server returns it once and never again (docs/rest-api.md, "Endpoints"). */
 export function DeviceKeyNotice({ espId, deviceKey, onDismiss }: DeviceKeyNoticeProps) {
+  const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
   const canCopy = typeof navigator.clipboard?.writeText === 'function';
 
@@ -22,23 +24,20 @@ export function DeviceKeyNotice({ espId, deviceKey, onDismiss }: DeviceKeyNotice
   return (
     <section className="key-notice" aria-labelledby="device-key-title">
       <h2 id="device-key-title" className="key-notice-title">
-        Device key for {espId}: shown only once
+        {t('devices.key.title', { espId })}
       </h2>
-      <p>
-        Copy this key now and configure it on the machine. It will not be shown again; if it is lost, an administrator
-        must issue a new key.
-      </p>
+      <p>{t('devices.key.text')}</p>
       <div className="key-notice-value">
-        <code aria-label="Device key">{deviceKey}</code>
+        <code aria-label={t('devices.key.label')}>{deviceKey}</code>
         {canCopy && (
           <Button variant="secondary" onClick={copy}>
-            {copied ? 'Copied' : 'Copy'}
+            {copied ? t('devices.key.copied') : t('devices.key.copy')}
           </Button>
         )}
       </div>
       <div className="actions">
         <Button variant="ghost" onClick={onDismiss}>
-          I have stored the key
+          {t('devices.key.stored')}
         </Button>
       </div>
     </section>

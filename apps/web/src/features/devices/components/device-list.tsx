@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Esp32IdRow } from '@wv/contracts';
+import { useTranslation } from '@/lib/i18n';
 
 interface DeviceListProps {
   devices: readonly Esp32IdRow[];
@@ -12,18 +13,19 @@ interface DeviceListProps {
 }
 
 /** Devices with ID and Location; empty text 'No ESP devices assigned'. */
-export function DeviceList({ devices, linkTo, renderExtra, label = 'Devices' }: DeviceListProps) {
-  if (!devices.length) return <p className="empty">No ESP devices assigned</p>;
+export function DeviceList({ devices, linkTo, renderExtra, label }: DeviceListProps) {
+  const { t } = useTranslation();
+  if (!devices.length) return <p className="empty">{t('devices.empty')}</p>;
   return (
-    <ul className="device-grid" aria-label={label}>
+    <ul className="device-grid" aria-label={label ?? t('devices.list')}>
       {devices.map((device) => {
         const body = (
           <>
             <span className="device-id">
-              <span className="muted">ID:</span> {device.esp32Id}
+              <span className="muted">{t('devices.id')}</span> {device.esp32Id}
             </span>
             <span>
-              <span className="muted">Location:</span> {device.machine_location || 'Not set'}
+              <span className="muted">{t('devices.location')}</span> {device.machine_location || t('devices.notSet')}
             </span>
             {renderExtra?.(device.esp32Id)}
           </>

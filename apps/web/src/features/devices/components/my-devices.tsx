@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { errorDetail } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 import { Loading } from '@/components/ui/loading';
 import { StatusMessage } from '@/components/ui/status-message';
 import { useMyDevices } from '../api/get-my-devices';
@@ -14,14 +15,15 @@ interface MyDevicesProps {
 
 /** The caller's devices (GET /user/esp32-ids) with loading and error states. */
 export function MyDevices({ linkTo, renderExtra, summary }: MyDevicesProps) {
+  const { t } = useTranslation();
   const devices = useMyDevices();
   if (devices.isPending) return <Loading />;
   if (devices.isError)
-    return <StatusMessage tone="error">Error loading devices: {errorDetail(devices.error)}</StatusMessage>;
+    return <StatusMessage tone="error">{t('devices.loadError', { detail: errorDetail(devices.error) })}</StatusMessage>;
   return (
     <>
       {summary && devices.data.length > 0 && <p className="summary-line">{summary(devices.data.length)}</p>}
-      <DeviceList devices={devices.data} linkTo={linkTo} renderExtra={renderExtra} label="My Devices" />
+      <DeviceList devices={devices.data} linkTo={linkTo} renderExtra={renderExtra} label={t('devices.mine')} />
     </>
   );
 }

@@ -4,6 +4,7 @@ export const fleetKeys = {
   machines: ['fleet', 'machines'] as const,
   headline: ['fleet', 'headline'] as const,
   coordinates: (espId: string) => ['fleet', 'coordinates', espId] as const,
+  basemap: ['fleet', 'basemap'] as const,
 };
 
 /**

@@ -1,12 +1,17 @@
 import type { Alarm } from '@wv/contracts';
+import { lazy, Suspense } from 'react';
 import { Loading } from '@/components/ui/loading';
 import { StatusMessage } from '@/components/ui/status-message';
 import { useTranslation } from '@/lib/i18n';
 import { useFleetMachines } from '../api/get-fleet-machines';
+import { useLiveFleet } from '../hooks/use-live-fleet';
 import { HeadlineRow } from './headline-row';
 import { MachineTable } from './machine-table';
 import { NeedsAttention } from './needs-attention';
 import './fleet.css';
+
+// Leaflet is large: the map loads on its own, beside the table.
+const FleetMap = lazy(() => import('./fleet-map').then((m) => ({ default: m.FleetMap })));
 
 interface FleetDashboardProps {
   showOwner: boolean;
@@ -15,10 +20,14 @@ interface FleetDashboardProps {
   alarmsError: boolean;
 }
 
-/** The fleet dashboard (docs/web-app.md, "Fleet dashboard"): headline row, needs-attention panel, machine table. */
+/**
+ * The fleet dashboard (docs/web-app.md, "Fleet dashboard"): headline row, needs-attention panel, the map
+ * and the machine table, both drawn from the same machines and kept live.
+ */
 export function FleetDashboard({ showOwner, alarms, alarmsError }: FleetDashboardProps) {
   const { t } = useTranslation();
   const machines = useFleetMachines();
+  useLiveFleet();
   return (
     <div className="stack fleet-dashboard">
       <HeadlineRow />
@@ -27,7 +36,12 @@ export function FleetDashboard({ showOwner, alarms, alarmsError }: FleetDashboar
         {machines.isError ? (
           <StatusMessage tone="error">{t('fleet.table.error')}</StatusMessage>
         ) : machines.data ? (
-          <MachineTable machines={machines.data.machines} showOwner={showOwner} />
+          <>
+            <Suspense fallback={<Loading />}>
+              <FleetMap machines={machines.data.machines} />
+            </Suspense>
+            <MachineTable machines={machines.data.machines} showOwner={showOwner} />
+          </>
         ) : (
           <Loading />
         )}

@@ -9,7 +9,13 @@ export function Sparkline({ values }: { values: number[] }) {
   const label = t('fleet.trendLabel', { values: values.map((v) => formatMoney(v)).join(', ') });
   return (
     <span className="fleet-sparkline" role="img" aria-label={label} title={label}>
-      <LineChart width={88} height={24} data={data} margin={{ top: 2, right: 2, bottom: 2, left: 2 }}>
+      <LineChart
+        accessibilityLayer={false}
+        width={88}
+        height={24}
+        data={data}
+        margin={{ top: 2, right: 2, bottom: 2, left: 2 }}
+      >
         <Line
           type="monotone"
           dataKey="value"

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router';
 import type { FloatRequestedEvent } from '@wv/contracts';
 import { useLiveStatus } from '@/lib/live';
 import { formatMoney } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 import { useLiveAttendantFloat, useLiveManagerFloat } from '../hooks/use-live-float';
 
 const MAX_NOTICES = 3;
@@ -12,6 +13,7 @@ const MAX_NOTICES = 3;
  * notice when an attendant asks for float, except on Float Approval itself, which lists it.
  */
 export function ManagerFloatLive({ approvalHref }: { approvalHref: string }) {
+  const { t } = useTranslation();
   const [notices, setNotices] = useState<FloatRequestedEvent[]>([]);
   const { pathname } = useLocation();
   const status = useLiveStatus();
@@ -27,16 +29,17 @@ export function ManagerFloatLive({ approvalHref }: { approvalHref: string }) {
   return (
     <div className="notices" aria-live="polite" data-live={status}>
       {shown.map((notice) => (
-        <div key={notice.requestId} className="notice" role="status" aria-label="New float request">
+        <div key={notice.requestId} className="notice" role="status" aria-label={t('float.notice.label')}>
           <p className="notice-text">
-            <strong>New float request:</strong> {notice.attendantName} asked for {formatMoney(notice.requestedAmount)}.
+            <strong>{t('float.notice.title')}</strong>{' '}
+            {t('float.notice.text', { name: notice.attendantName, amount: formatMoney(notice.requestedAmount) })}
           </p>
           <div className="notice-actions">
             <Link className="btn btn-primary btn-sm" to={approvalHref} onClick={() => setNotices([])}>
-              Review
+              {t('float.notice.review')}
             </Link>
             <button type="button" className="btn btn-ghost btn-sm" onClick={() => dismiss(notice.requestId)}>
-              Dismiss
+              {t('float.notice.dismiss')}
             </button>
           </div>
         </div>

@@ -56,6 +56,29 @@ describe('Request Float', () => {
     expect(amountField().value).toBe('0');
   });
 
+  it('names a refused amount beside the field in plain words, never the server’s field name', async () => {
+    server.answer(() => ({
+      status: 400,
+      body: {
+        statusCode: 400,
+        code: 'ValidationFailed',
+        message: 'amount: must be greater than 0',
+        fields: [{ path: 'amount', message: 'must be greater than 0' }],
+      },
+    }));
+    const user = renderForm();
+
+    await user.type(amountField(), '0');
+    await user.click(screen.getByRole('button', { name: 'Request Float' }));
+
+    const note = await screen.findByRole('alert');
+    expect(note.textContent).toBe('Enter an amount above 0 with at most 2 decimals.');
+    expect(amountField().getAttribute('aria-invalid')).toBe('true');
+    expect(amountField().getAttribute('aria-describedby')).toBe(note.id);
+    expect(document.body.textContent).not.toContain('amount:');
+    expect(amountField().value).toBe('0');
+  });
+
   it('says the request could not be submitted when no answer came', async () => {
     const gone = await startApiServer();
     await gone.close();

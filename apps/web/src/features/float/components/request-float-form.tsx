@@ -1,18 +1,23 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError, serverText } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
+import { useFields } from '@/hooks/use-fields';
 import { useIdempotencyKey } from '@/hooks/use-idempotency-key';
 import { Button } from '@/components/ui/button';
 import { StatusMessage } from '@/components/ui/status-message';
 import { TextField } from '@/components/ui/text-field';
 import { useRequestFloat } from '../api/request-float';
 
+const EMPTY = { amount: '' };
+
 /**
  * Request Float (docs/web-app.md, "Screens"): 'Request Float Amount' and 'Request Float'. Success clears the
- * field and reloads the history; a refusal shows 'Error: ' with the server's text, no answer at all
- * 'Error submitting float request'.
+ * field and reloads the history; a refused amount is named beside the field in plain words, another refusal shows
+ * 'Error: ' with the server's text, no answer at all 'Error submitting float request'.
  */
 export function RequestFloatForm() {
-  const [amount, setAmount] = useState('');
+  const { t } = useTranslation();
+  const fields = useFields(EMPTY);
   const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const mutation = useRequestFloat();
   const idempotency = useIdempotencyKey();
@@ -20,20 +25,25 @@ export function RequestFloatForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setResult(null);
-    const body = { amount: Number(amount) };
+    const body = { amount: Number(fields.values.amount) };
     mutation.mutate(
       { body, idempotencyKey: idempotency.keyFor(body) },
       {
         onSuccess: () => {
           idempotency.settle();
-          setAmount('');
-          setResult({ tone: 'success', text: 'Float request submitted successfully' });
+          fields.reset();
+          setResult({ tone: 'success', text: t('float.request.done') });
         },
         onError: (error) => {
           idempotency.settle(error);
+          const placed = fields.showServerErrors(error, (name) => t(`float.invalid.${name}`));
+          if (placed.length) return;
           setResult({
             tone: 'error',
-            text: error instanceof ApiError ? `Error: ${serverText(error)}` : 'Error submitting float request',
+            text:
+              error instanceof ApiError
+                ? t('float.request.error', { detail: serverText(error) })
+                : t('float.request.failed'),
           });
         },
       },
@@ -41,19 +51,18 @@ export function RequestFloatForm() {
   };
 
   return (
-    <form className="form form-inline" onSubmit={submit} aria-label="Request Float">
+    <form className="form form-inline" onSubmit={submit} aria-label={t('float.request.title')}>
       <TextField
-        label="Request Float Amount"
+        label={t('float.request.amount')}
         type="number"
         step="0.01"
         inputMode="decimal"
         required
-        value={amount}
-        onChange={(event) => setAmount(event.target.value)}
+        {...fields.bind('amount')}
       />
       <div className="actions">
         <Button type="submit" busy={mutation.isPending}>
-          Request Float
+          {t('float.request.submit')}
         </Button>
       </div>
       {result && <StatusMessage tone={result.tone}>{result.text}</StatusMessage>}

@@ -1,4 +1,5 @@
 import { formatDateTime } from '@/lib/dates';
+import { useTranslation } from '@/lib/i18n';
 import { useConfigState } from '../api/get-config-state';
 import { useLiveConfigState } from '../hooks/use-live-config-state';
 
@@ -7,13 +8,14 @@ import { useLiveConfigState } from '../hooks/use-live-config-state';
  * the machine acknowledges each config version it applies). Updated live by `config.applied`.
  */
 export function ConfigStatus({ espId }: { espId: string }) {
+  const { t } = useTranslation();
   const state = useConfigState(espId);
   useLiveConfigState(espId);
 
   if (!state.data) {
     return (
       <p className="config-status config-unknown" aria-live="polite">
-        {state.isError ? 'The machine’s settings state is not available.' : 'Checking the machine…'}
+        {state.isError ? t('settings.config.unavailable') : t('settings.config.checking')}
       </p>
     );
   }
@@ -21,23 +23,26 @@ export function ConfigStatus({ espId }: { espId: string }) {
   if (version === 0) {
     return (
       <p className="config-status config-unknown" aria-live="polite">
-        No settings have been sent to this machine yet.
+        {t('settings.config.none')}
       </p>
     );
   }
   const applied = appliedVersion >= version;
+  const text = applied
+    ? appliedAt
+      ? t('settings.config.appliedSince', { version, time: formatDateTime(appliedAt) })
+      : t('settings.config.appliedText', { version })
+    : appliedVersion
+      ? t('settings.config.waitingRuns', { version, applied: appliedVersion })
+      : t('settings.config.waiting', { version });
   return (
     <div
       className={applied ? 'config-status config-applied' : 'config-status config-pending'}
       aria-live="polite"
       data-state={applied ? 'applied' : 'pending'}
     >
-      <span className="config-badge">{applied ? 'Applied' : 'Pending'}</span>
-      <span>
-        {applied
-          ? `The newest settings (version ${version}) are applied on the machine${appliedAt ? ` since ${formatDateTime(appliedAt)}` : ''}.`
-          : `Waiting for the machine to apply version ${version}${appliedVersion ? ` (it runs version ${appliedVersion})` : ''}.`}
-      </span>
+      <span className="config-badge">{applied ? t('settings.config.applied') : t('settings.config.pending')}</span>
+      <span>{text}</span>
     </div>
   );
 }

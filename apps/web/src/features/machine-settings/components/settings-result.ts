@@ -10,3 +10,16 @@ export function failure(error: unknown, fallback: (detail: string) => string): R
   if (error instanceof ApiError) return { tone: 'error', text: serverText(error) ?? error.message };
   return { tone: 'error', text: fallback(error instanceof Error ? error.message : String(error)) };
 }
+
+/**
+ * A refused save: when the server's complaints landed beside their fields (`placed`), the line under the form
+ * only points at them, so that the server's field names never reach the screen; else as `failure`.
+ */
+export function refusal(
+  error: unknown,
+  placed: readonly string[],
+  checkFields: string,
+  fallback: (detail: string) => string,
+): Result {
+  return placed.length ? { tone: 'error', text: checkFields } : failure(error, fallback);
+}

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { InsertTariffsRequest } from '@wv/contracts';
+import { useTranslation } from '@/lib/i18n';
 import { useFields } from '@/hooks/use-fields';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -8,17 +9,19 @@ import { StatusMessage } from '@/components/ui/status-message';
 import { TextField } from '@/components/ui/text-field';
 import { useMachineSettings } from '../api/get-machine-settings';
 import { useInsertTariffs } from '../api/insert-tariffs';
-import { failure, type Result } from './settings-result';
+import { failure, refusal, type Result } from './settings-result';
 
 const EMPTY = { coldTariffs: '', freshTariffs: '', freshCalb: '', coldCalb: '' };
 type TariffFields = typeof EMPTY;
+const FIELDS = ['coldTariffs', 'freshTariffs', 'freshCalb', 'coldCalb'] as const;
 
 /**
  * Tariffs Management, 'Insert New Tariffs': the previous tariffs and calibrations,
- * four required text fields, 'Insert Tariffs' and 'Clear'; after a success the fields clear and
- * 'Newly Inserted Tariffs' shows what was sent.
+ * four required text fields, 'Insert Tariffs' and a Clear that only empties the form; after a success the
+ * fields clear and 'Newly Inserted Tariffs' shows what was sent. A refused value is named beside its field.
  */
 export function TariffsPanel({ espId }: { espId: string }) {
+  const { t } = useTranslation();
   const previous = useMachineSettings(espId);
   const mutation = useInsertTariffs();
   const fields = useFields<TariffFields>(EMPTY);
@@ -32,64 +35,68 @@ export function TariffsPanel({ espId }: { espId: string }) {
     const body: InsertTariffsRequest = { espId, ...sent };
     mutation.mutate(body, {
       onSuccess: () => {
-        setResult({ tone: 'success', text: 'Tariffs inserted successfully!' });
+        setResult({ tone: 'success', text: t('settings.tariffs.inserted') });
         setInserted(sent);
         fields.reset();
       },
-      onError: (error) => setResult(failure(error, (detail) => `Error: ${detail}`)),
+      onError: (error) => {
+        const placed = fields.showServerErrors(error, (name) => t(`settings.tariffs.invalid.${name}`));
+        setResult(
+          refusal(error, placed, t('settings.fieldsRefused'), (detail) => t('settings.tariffs.error', { detail })),
+        );
+      },
     });
+  };
+
+  const clear = () => {
+    fields.reset();
+    setResult(null);
   };
 
   const settings = previous.data && 'cold_tariffs' in previous.data ? previous.data : null;
   return (
-    <Card title="Tariffs Management" className="settings-panel">
-      <h3 className="panel-subtitle">Insert New Tariffs</h3>
-      <div className="previous" aria-label="Previous tariffs">
+    <Card title={t('settings.tariffs.title')} className="settings-panel">
+      <h3 className="panel-subtitle">{t('settings.tariffs.insertTitle')}</h3>
+      <div className="previous" aria-label={t('settings.tariffs.previous')}>
         {settings ? (
           <DetailList
             items={[
-              { label: 'Previous Cold Tariffs', value: String(settings.cold_tariffs) },
-              { label: 'Previous Fresh Tariffs', value: String(settings.fresh_tariffs) },
-              { label: 'Previous Fresh Calb', value: String(settings.fresh_calb) },
-              { label: 'Previous Cold Calb', value: String(settings.cold_calb) },
+              { label: t('settings.tariffs.previousColdTariffs'), value: String(settings.cold_tariffs) },
+              { label: t('settings.tariffs.previousFreshTariffs'), value: String(settings.fresh_tariffs) },
+              { label: t('settings.tariffs.previousFreshCalb'), value: String(settings.fresh_calb) },
+              { label: t('settings.tariffs.previousColdCalb'), value: String(settings.cold_calb) },
             ]}
           />
         ) : previous.data && 'message' in previous.data ? (
           <p className="muted">{previous.data.message}</p>
         ) : previous.isPending ? (
-          <p className="muted">Loading...</p>
+          <p className="muted">{t('common.loading')}</p>
         ) : null}
         {previous.isError && (
           <StatusMessage tone="error">
-            {failure(previous.error, (detail) => `Error fetching tariffs: ${detail}`).text}
+            {failure(previous.error, (detail) => t('settings.tariffs.fetchError', { detail })).text}
           </StatusMessage>
         )}
       </div>
-      <form className="form" onSubmit={submit} aria-label="Insert New Tariffs">
+      <form className="form" onSubmit={submit} aria-label={t('settings.tariffs.insertTitle')}>
         <div className="form-grid form-grid-tight">
-          <TextField
-            label="Cold Tariffs"
-            required
-            inputMode="decimal"
-            autoComplete="off"
-            {...fields.bind('coldTariffs')}
-          />
-          <TextField
-            label="Fresh Tariffs"
-            required
-            inputMode="decimal"
-            autoComplete="off"
-            {...fields.bind('freshTariffs')}
-          />
-          <TextField label="Fresh Calb" required inputMode="decimal" autoComplete="off" {...fields.bind('freshCalb')} />
-          <TextField label="Cold Calb" required inputMode="decimal" autoComplete="off" {...fields.bind('coldCalb')} />
+          {FIELDS.map((name) => (
+            <TextField
+              key={name}
+              label={t(`settings.tariffs.${name}`)}
+              required
+              inputMode="decimal"
+              autoComplete="off"
+              {...fields.bind(name)}
+            />
+          ))}
         </div>
         <div className="actions">
           <Button type="submit" busy={mutation.isPending}>
-            Insert Tariffs
+            {t('settings.tariffs.insert')}
           </Button>
-          <Button variant="secondary" onClick={fields.reset}>
-            Clear
+          <Button variant="secondary" title={t('settings.tariffs.clearHint')} onClick={clear}>
+            {t('settings.tariffs.clear')}
           </Button>
         </div>
         {result && <StatusMessage tone={result.tone}>{result.text}</StatusMessage>}
@@ -97,16 +104,9 @@ export function TariffsPanel({ espId }: { espId: string }) {
       {inserted && (
         <section className="inserted" aria-labelledby="inserted-title">
           <h3 id="inserted-title" className="panel-subtitle">
-            Newly Inserted Tariffs
+            {t('settings.tariffs.newlyInserted')}
           </h3>
-          <DetailList
-            items={[
-              { label: 'Cold Tariffs', value: inserted.coldTariffs },
-              { label: 'Fresh Tariffs', value: inserted.freshTariffs },
-              { label: 'Fresh Calb', value: inserted.freshCalb },
-              { label: 'Cold Calb', value: inserted.coldCalb },
-            ]}
-          />
+          <DetailList items={FIELDS.map((name) => ({ label: t(`settings.tariffs.${name}`), value: inserted[name] }))} />
         </section>
       )}
     </Card>

@@ -3,6 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Payment } from '@wv/contracts';
 import { env } from '@/config/env';
+import { formatMoney } from '@/lib/format';
 import { setLanguage } from '@/lib/i18n';
 import { startApiServer, type ApiServer, type RecordedRequest } from '../../../../test/api-server';
 import { renderWithQueries } from '../../../../test/render';
@@ -76,13 +77,13 @@ describe('Top up by M-Pesa', () => {
     await fillAndSend(user, '+254708374149', '300');
 
     expect(await screen.findByText('Waiting for the customer to enter their M-Pesa PIN…')).toBeTruthy();
-    expect(await screen.findByText('Request for TZS 300.00 sent to +254708374149.')).toBeTruthy();
+    expect(await screen.findByText(`Request for ${formatMoney(300)} sent to +254708374149.`)).toBeTruthy();
     expect(posts().map((r) => r.body)).toEqual([{ phoneNumber: '+254708374149', amount: 300 }]);
     expect(posts()[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
 
     // The customer enters their PIN: the next look at the payment finds it paid.
     current = payment({ status: 'completed', receipt: 'QK12AB34CD', completedAt: '2026-11-25T08:00:05.000Z' });
-    expect(await screen.findByText('Paid: receipt QK12AB34CD. TZS 300.00 added to the card.')).toBeTruthy();
+    expect(await screen.findByText(`Paid: receipt QK12AB34CD. ${formatMoney(300)} added to the card.`)).toBeTruthy();
     expect(screen.queryByText('Waiting for the customer to enter their M-Pesa PIN…')).toBeNull();
     expect(posts()).toHaveLength(1);
     unmount();

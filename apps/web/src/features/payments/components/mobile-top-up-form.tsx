@@ -11,6 +11,7 @@ import { StatusMessage } from '@/components/ui/status-message';
 import { TextField } from '@/components/ui/text-field';
 import { usePayment } from '../api/get-payment';
 import { useMobileTopUp } from '../api/mobile-top-up';
+import { useLivePayments } from '../hooks/use-live-payments';
 import { MAX_TEXT, topUpFailure, type PaymentField } from './payment-errors';
 
 /** Whole shillings from 1 to MOBILE_MONEY_MAX, or null (M-Pesa moves no cents). */
@@ -32,11 +33,13 @@ type Errors = Partial<Record<PaymentField, string>>;
 
 /**
  * Top up by M-Pesa (docs/web-app.md, "Payments and M-Pesa top-ups"): the customer's phone and whole shillings
- * ask for an STK push; the payment's status is then followed until it settles, and a completed one refreshes
+ * ask for an STK push; the payment's status is then followed until it settles (live, by `payment.updated`,
+ * with a slower poll behind it), and a settled payment of the card, this one or a paybill payment, refreshes
  * the card's balance and history. A retry after no answer reuses the Idempotency-Key, so the phone is asked once.
  */
 export function MobileTopUpForm({ cardId }: MobileTopUpFormProps) {
   const { t } = useTranslation();
+  useLivePayments(cardId);
   const request = useMobileTopUp();
   const idempotency = useIdempotencyKey();
   const [phone, setPhone] = useState('');

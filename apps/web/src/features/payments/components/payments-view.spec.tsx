@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Payment } from '@wv/contracts';
+import { formatMoney } from '@/lib/format';
 import { env } from '@/config/env';
 import { setLanguage } from '@/lib/i18n';
 import { startApiServer, type ApiServer } from '../../../../test/api-server';
@@ -67,7 +68,7 @@ describe('the payments page', () => {
     const table = within(await screen.findByRole('table', { name: 'Payments' }));
     const rows = table.getAllByRole('row').slice(1);
     expect(rows[0]!.textContent).toContain('C-1');
-    expect(rows[0]!.textContent).toContain('TZS 300.00');
+    expect(rows[0]!.textContent).toContain(formatMoney(300));
     expect(rows[0]!.textContent).toContain('Payment request (STK push)');
     expect(rows[0]!.textContent).toContain('Paid');
     expect(rows[1]!.textContent).toContain('No card');
@@ -156,7 +157,9 @@ describe('the payments page', () => {
     await user.click(await screen.findByRole('button', { name: 'Match to a card' }));
     const match = within(screen.getByRole('form', { name: 'Match payment QK22222222' }));
     expect(
-      match.getByText('TZS 450.00 from 254712345678 arrived without a card that could take it. Credit it to a card:'),
+      match.getByText(
+        `${formatMoney(450)} from 254712345678 arrived without a card that could take it. Credit it to a card:`,
+      ),
     ).toBeTruthy();
 
     await user.click(match.getByRole('button', { name: 'Credit to card' }));
@@ -166,7 +169,7 @@ describe('the payments page', () => {
     await user.type(match.getByLabelText(/Card ID/), 'C-404');
     await user.click(match.getByRole('button', { name: 'Credit to card' }));
     await user.click(
-      within(screen.getByRole('dialog', { name: 'Credit TZS 450.00 to card C-404?' })).getByRole('button', {
+      within(screen.getByRole('dialog', { name: `Credit ${formatMoney(450)} to card C-404?` })).getByRole('button', {
         name: 'Cancel',
       }),
     );

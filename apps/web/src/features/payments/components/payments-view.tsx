@@ -11,6 +11,7 @@ import { SelectField } from '@/components/ui/select-field';
 import { StatusMessage } from '@/components/ui/status-message';
 import { TextField } from '@/components/ui/text-field';
 import { usePayments, type PaymentFilters } from '../api/get-payments';
+import { useLivePayments } from '../hooks/use-live-payments';
 import { MatchPaymentForm } from './match-payment-form';
 import { isUnknownCardFilter } from './payment-errors';
 import { PaymentStatusBadge } from './payment-status';
@@ -26,7 +27,8 @@ interface PaymentsViewProps {
 
 /**
  * Payments (docs/web-app.md, "Payments and M-Pesa top-ups"): M-Pesa payments in the caller's scope with filters
- * and pages; an admin matches an unmatched payment to a card and reconciles with the M-Pesa statement.
+ * and pages, asked again when one changes (`payment.updated`); an admin matches an unmatched payment to a card
+ * and reconciles with the M-Pesa statement.
  */
 export function PaymentsView({ isAdmin }: PaymentsViewProps) {
   const { t } = useTranslation();
@@ -36,6 +38,7 @@ export function PaymentsView({ isAdmin }: PaymentsViewProps) {
   const [matching, setMatching] = useState<Payment | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const payments = usePayments({ ...filters, page, limit: LIMIT });
+  useLivePayments();
   const statuses = PAYMENT_STATUSES.filter((status) => isAdmin || status !== 'unmatched');
 
   const apply = (event: FormEvent) => {

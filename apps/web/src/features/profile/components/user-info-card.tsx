@@ -1,4 +1,5 @@
 import { errorDetail } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 import { Card } from '@/components/ui/card';
 import { DetailList } from '@/components/ui/detail-list';
 import { Loading } from '@/components/ui/loading';
@@ -15,21 +16,25 @@ interface UserInfoCardProps {
 
 /** The caller's profile from GET /user/info. */
 export function UserInfoCard({ title, usernameLabel = 'Username', extra = [] }: UserInfoCardProps) {
+  const { t } = useTranslation();
   const info = useUserInfo();
   return (
     <Card title={title}>
       {info.isPending && <Loading />}
       {info.isError && (
-        <StatusMessage tone="error">Error loading your profile: {errorDetail(info.error)}</StatusMessage>
+        <StatusMessage tone="error">{t('profile.loadError', { detail: errorDetail(info.error) })}</StatusMessage>
       )}
       {info.data && (
         <DetailList
           items={[
-            { label: 'Name', value: `${info.data.firstName} ${info.data.lastName}` },
-            { label: usernameLabel, value: info.data.username },
-            { label: 'Email', value: info.data.email },
-            { label: 'Phone', value: info.data.phoneNumber },
-            { label: 'Location', value: info.data.location },
+            { label: t('profile.name'), value: `${info.data.firstName} ${info.data.lastName}` },
+            {
+              label: usernameLabel === 'Company Name' ? t('profile.companyName') : t('profile.username'),
+              value: info.data.username,
+            },
+            { label: t('profile.email'), value: info.data.email },
+            { label: t('profile.phone'), value: info.data.phoneNumber },
+            { label: t('profile.location'), value: info.data.location },
             ...extra,
           ]}
         />

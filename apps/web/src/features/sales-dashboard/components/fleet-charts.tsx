@@ -1,4 +1,4 @@
-import type { ReactElement, ReactNode } from 'react';
+import { useId, type ReactElement, type ReactNode } from 'react';
 import {
   Bar,
   BarChart,
@@ -13,7 +13,9 @@ import {
   YAxis,
 } from 'recharts';
 import type { FleetOverview } from '@wv/contracts';
-import { formatLitres, formatMoney, formatWaterType } from '@/lib/format';
+import { env } from '@/config/env';
+import { formatLitres, formatMoney, formatNumber, formatWaterType } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 
 const COLORS = {
   coin: '#14a3c7',
@@ -25,21 +27,41 @@ const COLORS = {
   cold: '#5aa9e6',
 } as const;
 
-const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+const CHART_MARGIN = { top: 8, right: 8, bottom: 18, left: 8 } as const;
+const TICK = { fontSize: 11 } as const;
+const compact = (value: number) => formatNumber(value, { compact: true, maximumFractionDigits: 1 });
 const moneyTip = (value: unknown) => formatMoney(Number(value));
 const litresTip = (value: unknown) => formatLitres(Number(value));
+/** A visible axis title (recharts `label`): the unit of the axis. */
+const xTitle = (value: string) => ({ value, position: 'insideBottom' as const, offset: -12, fontSize: 11 });
+const yTitle = (value: string) => ({
+  value,
+  angle: -90,
+  position: 'insideLeft' as const,
+  style: { textAnchor: 'middle' as const },
+  fontSize: 11,
+});
 
-function ChartCard({ title, total, children }: { title: string; total: string; children: ReactNode }) {
+/**
+ * A chart with its name (the figure's caption) and its figures in words. The drawing is for the eye: it is hidden
+ * from assistive technology, so nothing in it may take the keyboard focus (axe rule aria-hidden-focus): recharts'
+ * keyboard layer is off (`accessibilityLayer`) and a pie's own tab stop removed (`rootTabIndex`).
+ */
+function ChartCard({ id, title, total, children }: { id: string; title: string; total: string; children: ReactNode }) {
   return (
-    <figure className="chart-card" aria-label={title}>
-      <figcaption className="chart-title">{title}</figcaption>
+    <figure className="chart-card" aria-labelledby={`${id}-title`} aria-describedby={`${id}-total`}>
+      <figcaption id={`${id}-title`} className="chart-title">
+        {title}
+      </figcaption>
       <div className="chart-box" aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
           {children as ReactElement}
         </ResponsiveContainer>
       </div>
       {/* The figures in words, for screen readers and for a glance. */}
-      <p className="chart-total">{total}</p>
+      <p id={`${id}-total`} className="chart-total">
+        {total}
+      </p>
     </figure>
   );
 }
@@ -49,6 +71,8 @@ function ChartCard({ title, total, children }: { title: string; total: string; c
  * machines online. The overview they draw is patched by live events, so they move without a reload.
  */
 export default function FleetCharts({ overview }: { overview: FleetOverview }) {
+  const { t } = useTranslation();
+  const id = useId();
   const hourly = overview.hourly.map((h) => ({ ...h, label: String(h.hour).padStart(2, '0') }));
   const coin = overview.hourly.reduce((sum, h) => sum + h.coin, 0);
   const card = overview.hourly.reduce((sum, h) => sum + h.card, 0);
@@ -57,41 +81,65 @@ export default function FleetCharts({ overview }: { overview: FleetOverview }) {
   const online = overview.machines.filter((m) => m.online).length;
   const offline = overview.machines.length - online;
   const split = [
-    { name: 'Coin', value: coin, color: COLORS.coin },
-    { name: 'Card', value: card, color: COLORS.card },
+    { name: t('salesDashboard.chart.coin'), value: coin, color: COLORS.coin },
+    { name: t('salesDashboard.chart.card'), value: card, color: COLORS.card },
   ];
   const status = [
-    { name: 'Online', value: online, color: COLORS.online },
-    { name: 'Offline', value: offline, color: COLORS.offline },
+    { name: t('salesDashboard.chart.online'), value: online, color: COLORS.online },
+    { name: t('salesDashboard.chart.offline'), value: offline, color: COLORS.offline },
   ];
+  const noSales = t('salesDashboard.chart.noSales');
 
   return (
     <div className="chart-grid">
       <ChartCard
-        title="Sales by hour"
-        total={`${formatMoney(coin + card)} in ${sales} ${sales === 1 ? 'sale' : 'sales'}`}
+        id={`${id}-hourly`}
+        title={t('salesDashboard.chart.salesByHour')}
+        total={t('salesDashboard.chart.salesTotal', { money: formatMoney(coin + card), count: sales })}
       >
-        <BarChart data={hourly} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <BarChart data={hourly} margin={CHART_MARGIN} accessibilityLayer={false}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="label" interval={2} tick={{ fontSize: 11 }} />
-          <YAxis width={44} tick={{ fontSize: 11 }} tickFormatter={(v: number) => compact.format(v)} />
-          <Tooltip formatter={moneyTip} labelFormatter={(label) => `${label}:00`} />
-          <Legend />
-          <Bar dataKey="coin" name="Coin" stackId="sales" fill={COLORS.coin} isAnimationActive={false} />
-          <Bar dataKey="card" name="Card" stackId="sales" fill={COLORS.card} isAnimationActive={false} />
+          <XAxis dataKey="label" interval={2} tick={TICK} label={xTitle(t('salesDashboard.chart.hourAxis'))} />
+          <YAxis
+            width={56}
+            tick={TICK}
+            tickFormatter={compact}
+            label={yTitle(t('salesDashboard.chart.moneyAxis', { currency: env.currency }))}
+          />
+          <Tooltip formatter={moneyTip} labelFormatter={(label) => t('salesDashboard.chart.hour', { hour: label })} />
+          <Legend verticalAlign="top" height={28} />
+          <Bar
+            dataKey="coin"
+            name={t('salesDashboard.chart.coin')}
+            stackId="sales"
+            fill={COLORS.coin}
+            isAnimationActive={false}
+          />
+          <Bar
+            dataKey="card"
+            name={t('salesDashboard.chart.card')}
+            stackId="sales"
+            fill={COLORS.card}
+            isAnimationActive={false}
+          />
         </BarChart>
       </ChartCard>
 
-      <ChartCard title="Coin against card" total={`Coin ${formatMoney(coin)} · Card ${formatMoney(card)}`}>
-        <PieChart>
+      <ChartCard
+        id={`${id}-split`}
+        title={t('salesDashboard.chart.coinAgainstCard')}
+        total={t('salesDashboard.chart.split', { coin: formatMoney(coin), card: formatMoney(card) })}
+      >
+        <PieChart accessibilityLayer={false}>
           <Tooltip formatter={moneyTip} />
           <Legend />
           <Pie
-            data={coin + card > 0 ? split : [{ name: 'No sales', value: 1, color: '#e3e9ef' }]}
+            data={coin + card > 0 ? split : [{ name: noSales, value: 1, color: '#e3e9ef' }]}
             dataKey="value"
             nameKey="name"
             innerRadius="55%"
             outerRadius="85%"
+            rootTabIndex={-1}
             isAnimationActive={false}
           >
             {(coin + card > 0 ? split : [{ color: '#e3e9ef' }]).map((slice, index) => (
@@ -102,15 +150,16 @@ export default function FleetCharts({ overview }: { overview: FleetOverview }) {
       </ChartCard>
 
       <ChartCard
-        title="Litres by water type"
-        total={water.map((w) => `${w.label} ${formatLitres(w.volume)}`).join(' · ') || 'No sales'}
+        id={`${id}-water`}
+        title={t('salesDashboard.chart.litresByType')}
+        total={water.map((w) => `${w.label} ${formatLitres(w.volume)}`).join(' · ') || noSales}
       >
-        <BarChart data={water} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <BarChart data={water} margin={CHART_MARGIN} accessibilityLayer={false}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="label" tick={{ fontSize: 12 }} />
-          <YAxis width={44} tick={{ fontSize: 11 }} tickFormatter={(v: number) => compact.format(v)} />
+          <XAxis dataKey="label" tick={{ fontSize: 12 }} label={xTitle(t('salesDashboard.chart.waterTypeAxis'))} />
+          <YAxis width={56} tick={TICK} tickFormatter={compact} label={yTitle(t('salesDashboard.chart.litresAxis'))} />
           <Tooltip formatter={litresTip} />
-          <Bar dataKey="volume" name="Litres" isAnimationActive={false}>
+          <Bar dataKey="volume" name={t('salesDashboard.chart.litres')} isAnimationActive={false}>
             {water.map((w) => (
               <Cell key={w.waterType} fill={COLORS[w.waterType]} />
             ))}
@@ -118,8 +167,12 @@ export default function FleetCharts({ overview }: { overview: FleetOverview }) {
         </BarChart>
       </ChartCard>
 
-      <ChartCard title="Machines online" total={`${online} of ${overview.machines.length} online`}>
-        <PieChart>
+      <ChartCard
+        id={`${id}-online`}
+        title={t('salesDashboard.chart.machinesOnline')}
+        total={t('salesDashboard.status.online', { online, total: overview.machines.length })}
+      >
+        <PieChart accessibilityLayer={false}>
           <Tooltip />
           <Legend />
           <Pie
@@ -128,6 +181,7 @@ export default function FleetCharts({ overview }: { overview: FleetOverview }) {
             nameKey="name"
             innerRadius="55%"
             outerRadius="85%"
+            rootTabIndex={-1}
             isAnimationActive={false}
           >
             {status.map((slice) => (

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { DailySummaryRow, FleetOverview, MonthlySummaryRow } from '@wv/contracts';
 import { formatLitres, formatMoney } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 
 type Machine = FleetOverview['machines'][number];
 type Figures = { price: number; volume: number };
@@ -52,6 +53,7 @@ function SummaryLink({ to, title, lines }: { to: string; title: string; lines: L
  * transactions, the card summary the card transactions.
  */
 export function MachineSummaryCard({ machineId, daily, monthly, info, links }: MachineSummaryCardProps) {
+  const { t } = useTranslation();
   const coinDay = { price: daily?.coinBased.dailyPriceCollected ?? 0, volume: daily?.coinBased.volumeSold ?? 0 };
   const cardDay = { price: daily?.cardBased.dailyPriceCollected ?? 0, volume: daily?.cardBased.volumeSold ?? 0 };
   const coinMonth = {
@@ -64,8 +66,8 @@ export function MachineSummaryCard({ machineId, daily, monthly, info, links }: M
   };
   const showDaily = coinDay.price > 0 || cardDay.price > 0;
   const lines = (day: Figures, month: Figures): Line[] => [
-    ...(showDaily ? [{ label: 'Daily', ...day }] : []),
-    { label: 'Monthly', ...month },
+    ...(showDaily ? [{ label: t('salesDashboard.card.daily'), ...day }] : []),
+    { label: t('salesDashboard.card.monthly'), ...month },
   ];
   const titleId = `machine-${machineId}`;
 
@@ -77,15 +79,23 @@ export function MachineSummaryCard({ machineId, daily, monthly, info, links }: M
         </h3>
         {info && (
           <span className={info.online ? 'status-pill status-online' : 'status-pill status-offline'}>
-            {info.online ? 'Online' : 'Offline'}
+            {info.online ? t('salesDashboard.card.online') : t('salesDashboard.card.offline')}
           </span>
         )}
       </header>
       {info?.location && <p className="machine-card-location muted">{info.location}</p>}
-      {!showDaily && <p className="machine-card-note muted">No sales on this day.</p>}
+      {!showDaily && <p className="machine-card-note muted">{t('salesDashboard.card.noSales')}</p>}
       <div className="summary-pair">
-        <SummaryLink to={links.coin(machineId)} title="Coin-based sales" lines={lines(coinDay, coinMonth)} />
-        <SummaryLink to={links.card(machineId)} title="Card-based sales" lines={lines(cardDay, cardMonth)} />
+        <SummaryLink
+          to={links.coin(machineId)}
+          title={t('salesDashboard.card.coinSales')}
+          lines={lines(coinDay, coinMonth)}
+        />
+        <SummaryLink
+          to={links.card(machineId)}
+          title={t('salesDashboard.card.cardSales')}
+          lines={lines(cardDay, cardMonth)}
+        />
       </div>
     </article>
   );

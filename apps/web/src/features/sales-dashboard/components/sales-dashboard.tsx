@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { formatCalendarDate, useToday } from '@/lib/dates';
+import { useTranslation } from '@/lib/i18n';
 import { Loading } from '@/components/ui/loading';
 import { LiveIndicator } from '@/components/ui/live-indicator';
 import { StatusMessage } from '@/components/ui/status-message';
@@ -18,6 +19,7 @@ const FleetCharts = lazy(() => import('./fleet-charts'));
  * machine's own view instead: its card with the day's and the month's summaries.
  */
 export function SalesDashboard({ links, machineId }: { links: MachineLinks; machineId?: string }) {
+  const { t } = useTranslation();
   const today = useToday();
   const [picked, setPicked] = useState<string | null>(null);
   const date = picked ?? today;
@@ -30,7 +32,7 @@ export function SalesDashboard({ links, machineId }: { links: MachineLinks; mach
     <div className="stack">
       <div className="toolbar">
         <div className="field field-inline">
-          <label htmlFor="dashboard-date">Date</label>
+          <label htmlFor="dashboard-date">{t('salesDashboard.date')}</label>
           <input
             id="dashboard-date"
             type="date"
@@ -44,14 +46,14 @@ export function SalesDashboard({ links, machineId }: { links: MachineLinks; mach
       </div>
 
       {machineId === undefined && (
-        <section aria-label="Charts" className="charts">
-          <h2 className="section-title">{date === today ? 'Today' : formatCalendarDate(date)}</h2>
+        <section aria-label={t('salesDashboard.charts')} className="charts">
+          <h2 className="section-title">{date === today ? t('salesDashboard.today') : formatCalendarDate(date)}</h2>
           {overview.data ? (
             <Suspense fallback={<Loading />}>
               <FleetCharts overview={overview.data} />
             </Suspense>
           ) : overview.isError ? (
-            <p className="empty">Charts are not available.</p>
+            <p className="empty">{t('salesDashboard.chartsUnavailable')}</p>
           ) : (
             <Loading />
           )}
@@ -59,8 +61,8 @@ export function SalesDashboard({ links, machineId }: { links: MachineLinks; mach
       )}
 
       {machineId !== undefined && (
-        <section aria-label="Machines">
-          <h2 className="section-title">Machines</h2>
+        <section aria-label={t('salesDashboard.machines')}>
+          <h2 className="section-title">{t('salesDashboard.machines')}</h2>
           <MachineCards daily={daily} monthly={monthly} overview={overview.data} links={links} only={machineId} />
         </section>
       )}
@@ -79,8 +81,9 @@ interface MachineCardsProps {
 
 /** The cards follow the daily list, or the monthly list when the daily one is empty. */
 function MachineCards({ daily, monthly, overview, links, only }: MachineCardsProps) {
+  const { t } = useTranslation();
   if (daily.isError || monthly.isError) {
-    return <StatusMessage tone="error">Error: Machine data is not available.</StatusMessage>;
+    return <StatusMessage tone="error">{t('salesDashboard.machineError')}</StatusMessage>;
   }
   if (!daily.data || !monthly.data) return <Loading />;
 
@@ -89,7 +92,7 @@ function MachineCards({ daily, monthly, overview, links, only }: MachineCardsPro
   const machineIds = (dailyRows.length ? dailyRows : monthlyRows)
     .map((row) => row.machineId)
     .filter((id) => id === only);
-  if (!machineIds.length) return <p className="empty">No machines available for the selected date.</p>;
+  if (!machineIds.length) return <p className="empty">{t('salesDashboard.noMachines')}</p>;
 
   return (
     <div className="machine-grid">

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from '@/lib/i18n';
 import { Button } from '@/components/ui/button';
 
 interface ExportMenuProps {
@@ -9,6 +10,7 @@ interface ExportMenuProps {
 
 /** 'Export Data' offers 'Current Page' or 'Entire Dataset'. */
 export function ExportMenu({ onCurrentPage, onEntireDataset, disabled }: ExportMenuProps) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -36,7 +38,7 @@ export function ExportMenu({ onCurrentPage, onEntireDataset, disabled }: ExportM
     try {
       await action();
     } catch (error) {
-      setProblem(`Export failed: ${error instanceof Error ? error.message : String(error)}`);
+      setProblem(t('transactions.export.failed', { detail: error instanceof Error ? error.message : String(error) }));
     } finally {
       setBusy(false);
     }
@@ -52,17 +54,17 @@ export function ExportMenu({ onCurrentPage, onEntireDataset, disabled }: ExportM
         disabled={disabled}
         onClick={() => setOpen((value) => !value)}
       >
-        Export Data
+        {t('transactions.export.button')}
       </Button>
       <ul id={listId} className="export-options" hidden={!open}>
         <li>
           <button type="button" className="export-option" onClick={() => void run(onCurrentPage)}>
-            Current Page
+            {t('transactions.export.currentPage')}
           </button>
         </li>
         <li>
           <button type="button" className="export-option" onClick={() => void run(onEntireDataset)}>
-            Entire Dataset
+            {t('transactions.export.entireDataset')}
           </button>
         </li>
       </ul>

@@ -1,13 +1,18 @@
 import type { ReactNode } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from '@/lib/i18n';
 import { CARD_EXPORT_COLUMNS, COIN_EXPORT_COLUMNS, type CardTransaction, type CoinTransaction } from '@wv/contracts';
 import { formatDateTime } from '@/lib/dates';
 import { formatLitres, formatMoney, formatWaterType } from '@/lib/format';
 import type { XlsxCell } from '@/lib/xlsx';
 import type { TransactionField, TransactionKind, TransactionRow } from '../api/get-transactions';
 
+/** A column's stable name; its title is `transactions.column.<key>` in the chosen language. */
+export type ColumnKey =
+  'sn' | 'cardId' | 'cardType' | 'firstName' | 'lastName' | 'price' | 'volume' | 'waterType' | 'time';
+
 export interface Column<K extends TransactionKind> {
-  /** The column title (also the export's header, docs/rest-api.md, "Details"). */
-  title: string;
+  key: ColumnKey;
   /** The field the server sorts by; SN is a row number and does not sort. */
   field?: TransactionField<K>;
   numeric?: boolean;
@@ -16,28 +21,17 @@ export interface Column<K extends TransactionKind> {
   cell: (row: TransactionRow<K>, sn: number) => XlsxCell;
 }
 
-const FLAG_TEXT = {
-  unknown_card: 'Unknown card',
-  overdrawn: 'Overdrawn',
-  foreign_card: 'Foreign card',
-  blocked_card: 'Blocked card',
-  over_limit: 'Over limit',
-} as const;
-const FLAG_HINT = {
-  unknown_card: 'The machine sold to a card that is not registered; the sale is kept.',
-  overdrawn: 'The sale took the card below zero; the sale is kept.',
-  foreign_card: 'The card is registered at another owner’s machines; the sale is kept, not charged to the card.',
-  blocked_card: 'The card was blocked before this sale; the machine sold offline and the sale is kept.',
-  over_limit: 'The sale took the card past its daily limit of litres; the sale is kept.',
-} as const;
+/** A column's title in the chosen language. */
+export const columnTitle = (t: TFunction, key: ColumnKey): string => t(`transactions.column.${key}`);
 
 function CardIdCell({ row }: { row: CardTransaction }) {
+  const { t } = useTranslation();
   return (
     <>
       <span className="nowrap">{row.cardId}</span>
       {row.flag && (
-        <span className={`flag flag-${row.flag}`} title={FLAG_HINT[row.flag]}>
-          {FLAG_TEXT[row.flag]}
+        <span className={`flag flag-${row.flag}`} title={t(`transactions.flagHint.${row.flag}`)}>
+          {t(`transactions.flag.${row.flag}`)}
         </span>
       )}
     </>
@@ -46,7 +40,7 @@ function CardIdCell({ row }: { row: CardTransaction }) {
 
 /** The row's number across pages (SN). */
 const snColumn = <K extends TransactionKind>(): Column<K> => ({
-  title: 'SN',
+  key: 'sn',
   numeric: true,
   render: (_, n) => n,
   cell: (_, n) => n,
@@ -54,27 +48,27 @@ const snColumn = <K extends TransactionKind>(): Column<K> => ({
 
 const common = {
   price: {
-    title: 'Price',
+    key: 'price',
     field: 'price',
     numeric: true,
     render: (row: CoinTransaction | CardTransaction) => formatMoney(row.price),
     cell: (row: CoinTransaction | CardTransaction) => row.price,
   },
   volume: {
-    title: 'Volume',
+    key: 'volume',
     field: 'volume',
     numeric: true,
     render: (row: CoinTransaction | CardTransaction) => formatLitres(row.volume),
     cell: (row: CoinTransaction | CardTransaction) => row.volume,
   },
   waterType: {
-    title: 'Water Type',
+    key: 'waterType',
     field: 'waterType',
     render: (row: CoinTransaction | CardTransaction) => formatWaterType(row.waterType),
     cell: (row: CoinTransaction | CardTransaction) => row.waterType,
   },
   time: {
-    title: 'Date',
+    key: 'time',
     field: 'time',
     render: (row: CoinTransaction | CardTransaction) => <span className="nowrap">{formatDateTime(row.time)}</span>,
     cell: (row: CoinTransaction | CardTransaction) => new Date(row.time),
@@ -93,16 +87,16 @@ export const COIN_COLUMNS: Column<'coin'>[] = [
 /** Card-Based Transactions: SN, Card ID, Card Type, First Name, Last Name, Price, Volume, Water Type, Date. */
 export const CARD_COLUMNS: Column<'card'>[] = [
   snColumn<'card'>(),
-  { title: 'Card ID', field: 'cardId', render: (row) => <CardIdCell row={row} />, cell: (row) => row.cardId },
-  { title: 'Card Type', field: 'cardType', render: (row) => row.cardType ?? '', cell: (row) => row.cardType },
+  { key: 'cardId', field: 'cardId', render: (row) => <CardIdCell row={row} />, cell: (row) => row.cardId },
+  { key: 'cardType', field: 'cardType', render: (row) => row.cardType ?? '', cell: (row) => row.cardType },
   {
-    title: 'First Name',
+    key: 'firstName',
     field: 'cardholderFirstName',
     render: (row) => row.cardholderFirstName ?? '',
     cell: (row) => row.cardholderFirstName,
   },
   {
-    title: 'Last Name',
+    key: 'lastName',
     field: 'cardholderLastName',
     render: (row) => row.cardholderLastName ?? '',
     cell: (row) => row.cardholderLastName,

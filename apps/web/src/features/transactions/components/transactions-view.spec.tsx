@@ -100,8 +100,8 @@ describe('the coin-based transactions of a machine', () => {
     await user.click(button('Price'));
     await waitFor(() => expect(lastQuery()).toMatchObject({ page: '1', sort: 'price', order: 'desc' }));
     expect(screen.getByRole('columnheader', { name: 'Price' }).getAttribute('aria-sort')).toBe('descending');
-    // The server's order shows as it came: the dearest sale first, still numbered 1.
-    await waitFor(() => expect(shownRows()[0][1]?.replace(/\D/g, '')).toBe('250000'));
+    // The server's order shows as it came: the dearest sale first (whole shillings), still numbered 1.
+    await waitFor(() => expect(shownRows()[0][1]?.replace(/\D/g, '')).toBe('2500'));
     expect(shownRows()[0][0]).toBe('1');
   });
 

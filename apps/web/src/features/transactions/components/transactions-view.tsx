@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { EXPORT_FILE_NAME, EXPORT_SHEET_NAME, ROWS_PER_PAGE } from '@wv/contracts';
 import { errorDetail } from '@/lib/api-client';
 import { useToday } from '@/lib/dates';
+import { useTranslation } from '@/lib/i18n';
 import { saveFile } from '@/lib/save-file';
 import { buildXlsx } from '@/lib/xlsx';
 import { Button } from '@/components/ui/button';
@@ -34,6 +35,7 @@ interface Range {
  * is filled in and the list refreshes every 60 seconds.
  */
 export function TransactionsView<K extends TransactionKind>({ kind, machineId }: { kind: K; machineId: string }) {
+  const { t } = useTranslation();
   const today = useToday();
   // The applied range; null means none was chosen, so today's date is used (and follows midnight).
   const [chosen, setChosen] = useState<Range | null>(null);
@@ -57,7 +59,7 @@ export function TransactionsView<K extends TransactionKind>({ kind, machineId }:
   const filter = (event: FormEvent) => {
     event.preventDefault();
     if (inputs.startDate && inputs.endDate && inputs.startDate > inputs.endDate) {
-      setProblem('The start date must not be after the end date.');
+      setProblem(t('transactions.badRange'));
       return;
     }
     setProblem(null);
@@ -87,9 +89,9 @@ export function TransactionsView<K extends TransactionKind>({ kind, machineId }:
 
   return (
     <div className="stack">
-      <form className="toolbar filter-bar" onSubmit={filter} aria-label="Filter transactions">
+      <form className="toolbar filter-bar" onSubmit={filter} aria-label={t('transactions.filter')}>
         <div className="field field-inline">
-          <label htmlFor={`${kind}-start`}>Start Date</label>
+          <label htmlFor={`${kind}-start`}>{t('transactions.startDate')}</label>
           <input
             id={`${kind}-start`}
             type="date"
@@ -98,7 +100,7 @@ export function TransactionsView<K extends TransactionKind>({ kind, machineId }:
           />
         </div>
         <div className="field field-inline">
-          <label htmlFor={`${kind}-end`}>End Date</label>
+          <label htmlFor={`${kind}-end`}>{t('transactions.endDate')}</label>
           <input
             id={`${kind}-end`}
             type="date"
@@ -106,17 +108,17 @@ export function TransactionsView<K extends TransactionKind>({ kind, machineId }:
             onChange={(event) => setDraft({ ...inputs, endDate: event.target.value })}
           />
         </div>
-        <Button type="submit">Filter</Button>
+        <Button type="submit">{t('transactions.filterButton')}</Button>
         <div className="toolbar-end">
           <ExportMenu onCurrentPage={exportPage} onEntireDataset={exportAll} disabled={!result.data} />
         </div>
       </form>
       {problem && <StatusMessage tone="error">{problem}</StatusMessage>}
-      {!chosen && <p className="muted small">Showing today; the list refreshes every minute.</p>}
+      {!chosen && <p className="muted small">{t('transactions.today')}</p>}
 
       {result.isError && (
         <StatusMessage tone="error" detail={errorDetail(result.error)}>
-          {kind === 'card' ? 'Failed to fetch card-transactions' : 'Failed to fetch coin-transactions'}
+          {kind === 'card' ? t('transactions.failedCard') : t('transactions.failedCoin')}
         </StatusMessage>
       )}
       {result.isPending ? (
@@ -126,7 +128,7 @@ export function TransactionsView<K extends TransactionKind>({ kind, machineId }:
           <>
             {rows.length ? (
               <TransactionsTable
-                caption={kind === 'card' ? 'Card-based transactions' : 'Coin-based transactions'}
+                caption={kind === 'card' ? t('transactions.captionCard') : t('transactions.captionCoin')}
                 columns={columns}
                 rows={rows}
                 firstSn={firstSn}
@@ -135,10 +137,10 @@ export function TransactionsView<K extends TransactionKind>({ kind, machineId }:
                 busy={result.isPlaceholderData}
               />
             ) : (
-              <p className="empty">No transactions found.</p>
+              <p className="empty">{t('transactions.empty')}</p>
             )}
             <Pagination
-              label="Transaction pages"
+              label={t('transactions.pages')}
               page={page}
               limit={limit}
               total={result.data.total}

@@ -1,4 +1,5 @@
 import type { BindField } from '@/hooks/use-fields';
+import { useTranslation } from '@/lib/i18n';
 import { AccountStep } from '@/components/ui/account-step';
 import { DeviceIdField } from '@/components/ui/device-id-field';
 import type { AccountFields } from './registration-fields';
@@ -16,13 +17,18 @@ interface AccountInfoStepProps {
 /** Create user, step 2: ESP32 ID, Machine Location, Password, Confirm Password. */
 export function AccountInfoStep(props: AccountInfoStepProps) {
   const { bind, esp32Id, onEsp32IdChange, choices, busy, onBack, onRegister } = props;
+  const { t } = useTranslation();
   const placeholder =
-    choices === undefined ? 'Loading...' : choices.length ? 'Select ESP32 ID' : 'No unassigned devices';
+    choices === undefined
+      ? t('createUser.loading')
+      : choices.length
+        ? t('createUser.selectDevice')
+        : t('createUser.noDevices');
   return (
     <AccountStep
       device={
         <DeviceIdField
-          label="Select ESP32 ID"
+          label={t('createUser.selectDevice')}
           value={esp32Id}
           onChange={onEsp32IdChange}
           choices={choices ?? []}

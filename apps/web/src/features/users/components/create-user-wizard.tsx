@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { errorDetail } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 import { newUserId } from '@/lib/user-id';
 import { useFields } from '@/hooks/use-fields';
 import { StatusMessage } from '@/components/ui/status-message';
@@ -11,13 +12,23 @@ import { PersonalInfoStep } from './personal-info-step';
 import { accountStepProblem } from '@/lib/registration';
 import { EMPTY_REGISTRATION, toRegisterUserRequest } from './registration-fields';
 
-const STEPS = ['Personal Info', 'Account Info'] as const;
+/** The server's sentences and the form's own problems, in the chosen language. */
+const KNOWN_TEXTS = {
+  'User registered successfully': 'createUser.registered',
+  'User already registered': 'createUser.alreadyRegistered',
+  'Passwords do not match': 'createUser.passwordsDiffer',
+  'Please select an ESP32 ID': 'createUser.chooseDevice',
+} as const;
+const isKnown = (text: string): text is keyof typeof KNOWN_TEXTS => text in KNOWN_TEXTS;
 
 /**
  * Create user (admin, /register). The client generates the new user's id once per user: a retry of the
  * same registration is idempotent on the server (docs/rest-api.md, "Details"); a fresh id follows each success.
  */
 export function CreateUserWizard() {
+  const { t } = useTranslation();
+  const steps = [t('createUser.steps.personal'), t('createUser.steps.account')];
+  const say = (text: string) => (isKnown(text) ? t(KNOWN_TEXTS[text]) : text);
   const [step, setStep] = useState(0);
   const [userId, setUserId] = useState(newUserId);
   const [problem, setProblem] = useState<string | null>(null);
@@ -50,7 +61,7 @@ export function CreateUserWizard() {
 
   return (
     <div className="wizard">
-      <StepIndicator steps={STEPS} current={step} />
+      <StepIndicator steps={steps} current={step} />
       {step === 0 ? (
         <PersonalInfoStep bind={fields.bind} onNext={() => goTo(1)} />
       ) : (
@@ -64,13 +75,13 @@ export function CreateUserWizard() {
           onRegister={register}
         />
       )}
-      {problem && <StatusMessage tone="error">{problem}</StatusMessage>}
+      {problem && <StatusMessage tone="error">{say(problem)}</StatusMessage>}
       {mutation.isError && (
         <StatusMessage tone="error" detail={errorDetail(mutation.error)}>
-          Error registering user
+          {t('createUser.failed')}
         </StatusMessage>
       )}
-      {notice && <StatusMessage tone="success">{notice}</StatusMessage>}
+      {notice && <StatusMessage tone="success">{say(notice)}</StatusMessage>}
     </div>
   );
 }

@@ -1,56 +1,153 @@
+import { useState } from 'react';
 import type { AdminUserRow } from '@wv/contracts';
+import { useTranslation } from '@/lib/i18n';
+import { useSession } from '@/lib/session';
+import { Button } from '@/components/ui/button';
+import { StatusMessage } from '@/components/ui/status-message';
+import { AssignMachineDialog } from './assign-machine-dialog';
+import { DeviceKeyDialog } from './device-key-dialog';
+import { SetActiveDialog } from './set-active-dialog';
+import { UnassignMachineDialog } from './unassign-machine-dialog';
 
-/** GET /admin/users as a table; scrolls sideways on a phone rather than squeezing the columns. */
+/** The dialog open on the page, if any: one action on one user or one of their machines. */
+type OpenAction =
+  | { kind: 'assign'; user: AdminUserRow }
+  | { kind: 'unassign'; user: AdminUserRow; machine: string }
+  | { kind: 'active'; user: AdminUserRow }
+  | { kind: 'rotate'; machine: string };
+
+export const fullName = (user: Pick<AdminUserRow, 'firstName' | 'lastName'>) => `${user.firstName} ${user.lastName}`;
+
+/**
+ * GET /admin/users as a table with the admin's actions on each account (docs/web-app.md, "Users"): assign or
+ * unassign a machine, a new device key, deactivate or reactivate. Scrolls sideways on a phone rather than
+ * squeezing the columns.
+ */
 export function UsersTable({ users }: { users: readonly AdminUserRow[] }) {
-  if (!users.length) return <p className="empty">No users found.</p>;
+  const { t } = useTranslation();
+  const session = useSession();
+  const [open, setOpen] = useState<OpenAction | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const close = () => setOpen(null);
+  const done = (text: string) => {
+    setOpen(null);
+    setNotice(text);
+  };
+  const start = (action: OpenAction) => {
+    setNotice(null);
+    setOpen(action);
+  };
+
+  if (!users.length) return <p className="empty">{t('users.empty')}</p>;
   return (
-    <div className="table-wrap">
-      <table className="table table-stack">
-        <caption className="visually-hidden">Users</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Username</th>
-            <th scope="col">Email</th>
-            <th scope="col">Phone</th>
-            <th scope="col">Location</th>
-            <th scope="col">Role</th>
-            <th scope="col">Devices</th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.map((user) => (
-            <tr key={user.userId}>
-              <td data-label="Name">
-                {user.firstName} {user.lastName}
-              </td>
-              <td data-label="Username">{user.username}</td>
-              <td data-label="Email">{user.email ?? '—'}</td>
-              <td data-label="Phone" className="nowrap">
-                {user.phoneNumber}
-              </td>
-              <td data-label="Location">{user.location}</td>
-              <td data-label="Role">
-                <span className={`badge badge-${user.role}`}>{user.role}</span>
-              </td>
-              <td data-label="Devices">
-                {user.devices.length ? (
-                  <ul className="plain-list">
-                    {user.devices.map((device) => (
-                      <li key={device.esp32Id}>
-                        <strong>{device.esp32Id}</strong>
-                        {device.machine_location && <span className="muted"> · {device.machine_location}</span>}
-                      </li>
-                    ))}
-                  </ul>
-                ) : (
-                  <span className="muted">None</span>
-                )}
-              </td>
+    <div className="stack">
+      {notice && <StatusMessage tone="success">{notice}</StatusMessage>}
+      <div className="table-wrap">
+        <table className="table table-stack">
+          <caption className="visually-hidden">{t('users.title')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('users.column.name')}</th>
+              <th scope="col">{t('users.column.username')}</th>
+              <th scope="col">{t('users.column.email')}</th>
+              <th scope="col">{t('users.column.phone')}</th>
+              <th scope="col">{t('users.column.location')}</th>
+              <th scope="col">{t('users.column.role')}</th>
+              <th scope="col">{t('users.column.status')}</th>
+              <th scope="col">{t('users.column.devices')}</th>
+              <th scope="col">{t('users.column.actions')}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {users.map((user) => {
+              const name = fullName(user);
+              const self = user.userId === session?.userId;
+              return (
+                <tr key={user.userId}>
+                  <td data-label={t('users.column.name')}>
+                    {name}
+                    {self && <span className="muted"> ({t('users.you')})</span>}
+                  </td>
+                  <td data-label={t('users.column.username')}>{user.username}</td>
+                  <td data-label={t('users.column.email')}>{user.email ?? '—'}</td>
+                  <td data-label={t('users.column.phone')} className="nowrap">
+                    {user.phoneNumber}
+                  </td>
+                  <td data-label={t('users.column.location')}>{user.location}</td>
+                  <td data-label={t('users.column.role')}>
+                    <span className={`badge badge-${user.role}`}>{t(`users.role.${user.role}`)}</span>
+                  </td>
+                  <td data-label={t('users.column.status')}>
+                    {user.active ? (
+                      t('users.active')
+                    ) : (
+                      <span className="badge badge-inactive">{t('users.deactivated')}</span>
+                    )}
+                  </td>
+                  <td data-label={t('users.column.devices')}>
+                    {user.devices.length ? (
+                      <ul className="plain-list">
+                        {user.devices.map((device) => (
+                          <li key={device.esp32Id}>
+                            <strong>{device.esp32Id}</strong>
+                            {device.machine_location && <span className="muted"> · {device.machine_location}</span>}
+                            <span className="actions">
+                              <Button
+                                variant="ghost"
+                                aria-label={t('users.action.unassignFor', { machine: device.esp32Id, name })}
+                                onClick={() => start({ kind: 'unassign', user, machine: device.esp32Id })}
+                              >
+                                {t('users.action.unassign')}
+                              </Button>
+                              <Button
+                                variant="ghost"
+                                aria-label={t('users.action.rotateKeyFor', { machine: device.esp32Id })}
+                                onClick={() => start({ kind: 'rotate', machine: device.esp32Id })}
+                              >
+                                {t('users.action.rotateKey')}
+                              </Button>
+                            </span>
+                          </li>
+                        ))}
+                      </ul>
+                    ) : (
+                      <span className="muted">{t('users.none')}</span>
+                    )}
+                  </td>
+                  <td data-label={t('users.column.actions')}>
+                    <span className="actions">
+                      <Button
+                        variant="secondary"
+                        aria-label={t('users.action.assignFor', { name })}
+                        onClick={() => start({ kind: 'assign', user })}
+                      >
+                        {t('users.action.assign')}
+                      </Button>
+                      {!self && (
+                        <Button
+                          variant={user.active ? 'danger' : 'secondary'}
+                          aria-label={t(user.active ? 'users.action.deactivateFor' : 'users.action.reactivateFor', {
+                            name,
+                          })}
+                          onClick={() => start({ kind: 'active', user })}
+                        >
+                          {t(user.active ? 'users.action.deactivate' : 'users.action.reactivate')}
+                        </Button>
+                      )}
+                    </span>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {open?.kind === 'assign' && <AssignMachineDialog user={open.user} users={users} onClose={close} onDone={done} />}
+      {open?.kind === 'unassign' && (
+        <UnassignMachineDialog user={open.user} machine={open.machine} onClose={close} onDone={done} />
+      )}
+      {open?.kind === 'active' && <SetActiveDialog user={open.user} onClose={close} onDone={done} />}
+      {open?.kind === 'rotate' && <DeviceKeyDialog machine={open.machine} onClose={close} />}
     </div>
   );
 }

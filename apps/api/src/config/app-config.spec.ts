@@ -1,0 +1,42 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadConfig, tileOrigin } from './app-config.js';
+
+describe('the fleet map tile server setting (MAP_TILE_URL)', () => {
+  it('is off when unset: the offline basemap alone, no attribution, no extra image origin', () => {
+    const config = loadConfig({ MAP_TILE_ATTRIBUTION: '© Someone' });
+    expect(config.map).toEqual({ tileUrl: undefined, tileAttribution: undefined, tileOrigin: undefined });
+  });
+
+  it('keeps the template and its attribution, and names the origin the tiles load from', () => {
+    const config = loadConfig({
+      MAP_TILE_URL: 'https://tile.example.org/{z}/{x}/{y}.png',
+      MAP_TILE_ATTRIBUTION: '© OpenStreetMap contributors',
+    });
+    expect(config.map).toEqual({
+      tileUrl: 'https://tile.example.org/{z}/{x}/{y}.png',
+      tileAttribution: '© OpenStreetMap contributors',
+      tileOrigin: 'https://tile.example.org',
+    });
+  });
+
+  it.each([
+    ['http://127.0.0.1:4567/tiles/{z}/{x}/{y}.png', 'http://127.0.0.1:4567'],
+    ['https://{s}.tile.example.org/{z}/{x}/{y}.png', 'https://*.tile.example.org'],
+    ['https://tiles.example.org/v1/{z}/{x}/{y}@2x.png?key=abc', 'https://tiles.example.org'],
+  ])('finds the origin of %s', (template, origin) => {
+    expect(tileOrigin(template)).toBe(origin);
+  });
+
+  it.each([
+    'tile.example.org/{z}/{x}/{y}.png',
+    'ftp://tile.example.org/{z}/{x}/{y}.png',
+    'https://tile.example.org/tiles.png',
+    'https://tile.example.org/{z}/{x}.png',
+    'https://{z}.example.org/{x}/{y}.png',
+    'javascript:alert(1)//{z}{x}{y}',
+  ])('refuses %s with one line naming the variable', (template) => {
+    expect(() => loadConfig({ MAP_TILE_URL: template })).toThrow(
+      /^Invalid MAP_TILE_URL: MAP_TILE_URL must look like https:\/\/tile\.example\.org\/\{z\}\/\{x\}\/\{y\}\.png.*Change MAP_TILE_URL and start again\.$/,
+    );
+  });
+});
