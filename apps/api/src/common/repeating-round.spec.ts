@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { RepeatingRound } from './repeating-round.js';
+import { RepeatingRound, ThrottledWarning } from './repeating-round.js';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
@@ -36,5 +36,38 @@ describe('RepeatingRound', () => {
     await stopping;
     await tick();
     expect({ rounds, most, errors }).toEqual({ rounds: 3, most: 1, errors: ['first round fails'] });
+  });
+
+  it('retries a write until it succeeds, and gives up at the deadline or once stopped', async () => {
+    const errors: string[] = [];
+    const round = new RepeatingRound(
+      1_000,
+      async () => undefined,
+      (e) => errors.push(e.message),
+    );
+    let calls = 0;
+    const flaky = async () => {
+      if (++calls < 3) throw new Error(`down ${calls}`);
+      return 'recorded';
+    };
+    expect(await round.retry(Date.now() + 5_000, flaky)).toBe('recorded');
+    expect(errors).toEqual(['down 1', 'down 2']);
+    await expect(round.retry(Date.now() + 50, () => Promise.reject(new Error('still down')))).rejects.toThrow(
+      'still down',
+    );
+    await round.stop();
+    await expect(round.retry(Date.now() + 5_000, () => Promise.reject(new Error('stopping')))).rejects.toThrow(
+      'stopping',
+    );
+  });
+});
+
+describe('ThrottledWarning', () => {
+  it('says a warning at most once per period', () => {
+    const said: string[] = [];
+    const warning = new ThrottledWarning((m) => said.push(m), 60_000);
+    warning.log('a');
+    warning.log('b');
+    expect(said).toEqual(['a']);
   });
 });

@@ -33,4 +33,45 @@ export class RepeatingRound {
     clearTimeout(this.timer);
     await this.running;
   }
+
+  /**
+   * Runs `write` until it succeeds, waiting 100 ms doubling to 2 s between tries, while the rounds run and
+   * a next try would start before `deadline`; each failure goes to `onError`. A dispatcher records a
+   * send's outcome this way: the outcome is known now and would be lost with the error, and unrecorded
+   * it would count as a crash at the end of the lease (docs/alarms.md, "What is guaranteed when a
+   * process dies").
+   */
+  async retry<T>(deadline: number, write: () => Promise<T>): Promise<T> {
+    for (let delay = RETRY_FIRST_MS; ; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
+      try {
+        return await write();
+      } catch (error) {
+        if (this.stopping || Date.now() + delay >= deadline) throw error;
+        this.onError(error as Error);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+}
+
+const RETRY_FIRST_MS = 100;
+const RETRY_MAX_MS = 2_000;
+
+/**
+ * A warning logged at most once per `everyMs`: a dispatcher whose server or database is down would
+ * otherwise write the same line every round.
+ */
+export class ThrottledWarning {
+  private loggedAt = 0;
+
+  constructor(
+    private readonly warn: (message: string) => void,
+    private readonly everyMs = 10_000,
+  ) {}
+
+  log(message: string): void {
+    if (Date.now() - this.loggedAt < this.everyMs) return;
+    this.loggedAt = Date.now();
+    this.warn(message);
+  }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { RepeatingRound } from '../common/repeating-round.js';
+import { RepeatingRound, ThrottledWarning } from '../common/repeating-round.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ChannelError } from './channel-error.js';
 import { DailyReportService } from './daily-report.service.js';
@@ -16,10 +16,6 @@ const BATCHES_PER_TICK = 100;
 const MAX_ROWS_PER_MESSAGE = 10_000;
 const MAX_ATTEMPTS = 20;
 const SCHEDULE_EVERY_MS = 30_000;
-const ERROR_LOG_EVERY_MS = 10_000;
-/** First wait before recording a send's outcome again (doubling up to RECORD_RETRY_MAX_MS). */
-const RECORD_RETRY_MS = 100;
-const RECORD_RETRY_MAX_MS = 2_000;
 /** Settled messages, alarm events and reports are kept this long (an alarm's `notifications` list). */
 export const NOTIFICATION_RETENTION_DAYS = 90;
 const PURGE_EVERY_MS = 3600 * 1000;
@@ -29,8 +25,8 @@ const PURGE_BATCH = 10_000;
  * Runs in the worker role (docs/alarms.md, "Notifications"): every second it claims due messages from
  * the outbox (one address and channel at a time, every due row of that address as one digest), sends
  * them, and records the outcome; it also queues and sends the daily reports. Several worker processes
- * share the work through row locks and leases; none sends a claimed message twice unless its sender
- * stopped between sending and recording.
+ * share the work through row locks and leases; none sends a message twice (a sender that stopped between
+ * sending and recording leaves its message given up, docs/alarms.md).
  */
 @Injectable()
 export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -42,7 +38,7 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
   );
   private scheduledAt = 0;
   private purgedAt = 0;
-  private errorLoggedAt = 0;
+  private readonly warning = new ThrottledWarning((message) => this.logger.warn(message));
 
   constructor(
     private readonly outbox: NotificationOutboxRepository,
@@ -124,7 +120,7 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
     } catch (error) {
       const permanent = error instanceof ChannelError && error.permanent;
       this.logError(error as Error);
-      await this.record(leaseEnds, () =>
+      await this.rounds.retry(leaseEnds, () =>
         this.outbox.markFailed(batch, (error as Error).message, {
           permanent,
           retryDelayMs: this.config.notifications.retryDelayMs,
@@ -133,33 +129,11 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
       );
       return;
     }
-    await this.record(leaseEnds, () => this.outbox.markSent(batch));
-  }
-
-  /**
-   * Records a send's outcome, retrying while PostgreSQL is unreachable (a restart, a reset connection):
-   * the outcome is known now and would be lost with the error. Unrecorded, the rows would wait for
-   * their lease and count as a crash: an email sent again, an SMS given up though it was delivered
-   * (docs/alarms.md, "What is guaranteed when a process dies"). Gives up only when the process stops
-   * or at the end of the claim's lease, after which another worker may take the message over; the
-   * lease path then applies as for a crash.
-   */
-  private async record(deadline: number, write: () => Promise<void>): Promise<void> {
-    for (let delay = RECORD_RETRY_MS; ; delay = Math.min(delay * 2, RECORD_RETRY_MAX_MS)) {
-      try {
-        return await write();
-      } catch (error) {
-        if (this.rounds.stopped || Date.now() + delay >= deadline) throw error;
-        this.logError(error as Error);
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-    }
+    await this.rounds.retry(leaseEnds, () => this.outbox.markSent(batch));
   }
 
   private logError(error: Error): void {
-    if (Date.now() - this.errorLoggedAt < ERROR_LOG_EVERY_MS) return;
-    this.errorLoggedAt = Date.now();
-    this.logger.warn(`Notifications: ${error.message} (retried with backoff)`);
+    this.warning.log(`Notifications: ${error.message} (retried with backoff)`);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { RepeatingRound } from '../common/repeating-round.js';
+import { RepeatingRound, ThrottledWarning } from '../common/repeating-round.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { ChannelError } from '../notification/channel-error.js';
 import { messageLanguage } from '../notification/message-texts.js';
@@ -10,10 +10,6 @@ import { PaymentReceiptRepository, type ClaimedReceipt } from './payment-receipt
 const TICK_MS = 1_000;
 const PER_TICK = 50;
 const MAX_ATTEMPTS = 20;
-const ERROR_LOG_EVERY_MS = 10_000;
-/** First wait before recording a send's outcome again (doubling up to RECORD_RETRY_MAX_MS). */
-const RECORD_RETRY_MS = 100;
-const RECORD_RETRY_MAX_MS = 2_000;
 /** Settled receipts are kept as long as the alarm messages. */
 const RETENTION_DAYS = 90;
 const PURGE_EVERY_MS = 3600 * 1000;
@@ -33,7 +29,7 @@ export class PaymentReceiptDispatcher implements OnApplicationBootstrap, OnModul
     () => this.tick(),
     (error) => this.logError(error),
   );
-  private errorLoggedAt = 0;
+  private readonly warning = new ThrottledWarning((message) => this.logger.warn(message));
   private purgedAt = 0;
 
   constructor(
@@ -73,7 +69,7 @@ export class PaymentReceiptDispatcher implements OnApplicationBootstrap, OnModul
       await this.sms.send(receipt.address, text);
     } catch (error) {
       this.logError(error as Error);
-      await this.record(leaseEnds, () =>
+      await this.rounds.retry(leaseEnds, () =>
         this.receipts.markFailed(receipt.paymentId, (error as Error).message, {
           permanent: error instanceof ChannelError && error.permanent,
           retryDelayMs: this.config.notifications.retryDelayMs,
@@ -82,29 +78,10 @@ export class PaymentReceiptDispatcher implements OnApplicationBootstrap, OnModul
       );
       return;
     }
-    await this.record(leaseEnds, () => this.receipts.markSent(receipt.paymentId));
-  }
-
-  /**
-   * Records a send's outcome, retrying while PostgreSQL is unreachable until the lease ends: unrecorded,
-   * a delivered receipt would count as a crash and be given up (docs/alarms.md, "What is guaranteed when
-   * a process dies").
-   */
-  private async record(deadline: number, write: () => Promise<void>): Promise<void> {
-    for (let delay = RECORD_RETRY_MS; ; delay = Math.min(delay * 2, RECORD_RETRY_MAX_MS)) {
-      try {
-        return await write();
-      } catch (error) {
-        if (this.rounds.stopped || Date.now() + delay >= deadline) throw error;
-        this.logError(error as Error);
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-    }
+    await this.rounds.retry(leaseEnds, () => this.receipts.markSent(receipt.paymentId));
   }
 
   private logError(error: Error): void {
-    if (Date.now() - this.errorLoggedAt < ERROR_LOG_EVERY_MS) return;
-    this.errorLoggedAt = Date.now();
-    this.logger.warn(`Payment receipts: ${error.message} (retried with backoff)`);
+    this.warning.log(`Payment receipts: ${error.message} (retried with backoff)`);
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { RepeatingRound } from '../common/repeating-round.js';
+import { RepeatingRound, ThrottledWarning } from '../common/repeating-round.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { MOBILE_MONEY_PROVIDER, ProviderError, type MobileMoneyProvider } from './mobile-money.provider.js';
 import { PaymentSettlementService } from './payment-settlement.service.js';
@@ -19,7 +19,6 @@ export const unknownPushSeconds = (queryAfterSeconds: number) => Math.max(3 * qu
 
 /** A query that found the push still processing, or failed, is asked again after MPESA_QUERY_AFTER_SECONDS, at most this. */
 const QUERY_RETRY_CAP_MS = 30 * 60_000;
-const ERROR_LOG_EVERY_MS = 10_000;
 /** A paybill URL registration Daraja refused is tried again after this. */
 const REGISTER_RETRY_MS = 60_000;
 
@@ -37,7 +36,7 @@ export class PaymentDispatcher implements OnApplicationBootstrap, OnModuleDestro
     () => this.tick(),
     (error) => this.logError(error),
   );
-  private errorLoggedAt = 0;
+  private readonly warning = new ThrottledWarning((message) => this.logger.warn(message));
   private paybillRegistered = false;
   private paybillTriedAt = 0;
 
@@ -141,8 +140,6 @@ export class PaymentDispatcher implements OnApplicationBootstrap, OnModuleDestro
   }
 
   private logError(error: Error): void {
-    if (Date.now() - this.errorLoggedAt < ERROR_LOG_EVERY_MS) return;
-    this.errorLoggedAt = Date.now();
-    this.logger.warn(`M-Pesa: ${error.message}`);
+    this.warning.log(`M-Pesa: ${error.message}`);
   }
 }

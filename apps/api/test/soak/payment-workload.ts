@@ -68,10 +68,11 @@ export class PaymentWorkload {
     const { rng } = this.options;
     const tasks: Promise<void>[] = [];
     // Customers pay for cards that exist: the first ones are registered a moment into the run.
-    const deadline = Date.now() + spreadMs;
-    while (this.options.cards().length === 0 && Date.now() < deadline) await sleep(100);
+    const began = Date.now();
+    // Under faults the first float and card can take a while: wait as long as a money call may.
+    while (this.options.cards().length === 0 && Date.now() - began < ANSWER_DEADLINE_MS) await sleep(100);
     const started = Date.now();
-    const span = Math.max(deadline - started, spreadMs / 2);
+    const span = Math.max(spreadMs - (started - began), spreadMs / 2);
     for (let i = 0; i < count; i++) {
       await sleep(Math.max(0, started + (span * i) / count - Date.now()));
       const cards = this.options.cards();
