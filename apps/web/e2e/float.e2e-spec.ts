@@ -227,8 +227,8 @@ describe('float: Request Float, Float Approval, and the live notice on the manag
       const asAttendant = await open(attendant, '/att/manager/dashboard');
       await asAttendant.page.goto('/att/manager/float');
       await chooseLanguage(asAttendant.page, 'sw');
-      await asAttendant.page.getByRole('heading', { name: 'Omba Float', level: 1 }).waitFor();
-      await asAttendant.page.getByLabel('Kiasi cha Float Unachoomba').waitFor();
+      await asAttendant.page.getByRole('heading', { name: 'Omba Floti', level: 1 }).waitFor();
+      await asAttendant.page.getByLabel('Kiasi cha Floti Unachoomba').waitFor();
       await asAttendant.page.getByRole('columnheader', { name: 'Kiasi Kilichoombwa' }).waitFor();
       await asAttendant.page.getByText('linasubiri', { exact: true }).first().waitFor();
       await chooseLanguage(asAttendant.page, 'en');
@@ -236,11 +236,11 @@ describe('float: Request Float, Float Approval, and the live notice on the manag
       const asManager = await open(manager, '/manager/dashboard');
       await asManager.page.goto('/manager/approv/float');
       await chooseLanguage(asManager.page, 'sw');
-      await asManager.page.getByRole('heading', { name: 'Idhinisha Float', level: 1 }).waitFor();
+      await asManager.page.getByRole('heading', { name: 'Idhinisha Floti', level: 1 }).waitFor();
       const card = asManager.page.getByRole('listitem', {
-        name: `Ombi la float kutoka kwa ${attendant.firstName} ${attendant.lastName}`,
+        name: `Ombi la floti kutoka kwa ${attendant.firstName} ${attendant.lastName}`,
       });
-      await card.getByRole('button', { name: 'Toa Float' }).waitFor();
+      await card.getByRole('button', { name: 'Toa Floti' }).waitFor();
       await card.getByRole('button', { name: 'Kataa' }).click();
       await card.waitFor({ state: 'detached' });
       await chooseLanguage(asManager.page, 'en');

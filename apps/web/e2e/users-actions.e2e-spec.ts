@@ -54,7 +54,7 @@ describe('Users page actions (/admin/users)', () => {
           const page = await usersPage(viewport);
           const name = nameOf(manager);
 
-          await page.getByRole('button', { name: `Assign a machine to ${name}` }).click();
+          await page.getByRole('button', { name: `Assign machine: ${name}` }).click();
           const dialog = page.getByRole('dialog', { name: `Assign a machine to ${name}` });
           const select = dialog.getByLabel('Machine', { exact: true });
           await select.locator(`option[value="${free.espId}"]`).waitFor({ state: 'attached' });
@@ -106,7 +106,7 @@ describe('Users page actions (/admin/users)', () => {
           const name = nameOf(attendant);
 
           // An attendant with a machine is told to unassign it first.
-          await page.getByRole('button', { name: `Assign a machine to ${name}` }).click();
+          await page.getByRole('button', { name: `Assign machine: ${name}` }).click();
           const assign = page.getByRole('dialog', { name: `Assign a machine to ${name}` });
           expect(await assign.innerText()).toContain('This attendant already has a machine. Unassign it first.');
           await assign.getByRole('button', { name: 'Cancel' }).click();
@@ -118,7 +118,7 @@ describe('Users page actions (/admin/users)', () => {
           await success(page, `${first.espId} is no longer assigned to ${name}.`);
           expect(await seed.get('/user/esp32-ids', await seed.login(attendant.email, attendant.password))).toEqual([]);
 
-          await page.getByRole('button', { name: `Assign a machine to ${name}` }).click();
+          await page.getByRole('button', { name: `Assign machine: ${name}` }).click();
           const select = assign.getByLabel('Machine', { exact: true });
           await select.locator(`option[value="${second.espId}"]`).waitFor({ state: 'attached' });
           const offered = await select

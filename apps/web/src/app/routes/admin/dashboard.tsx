@@ -1,6 +1,8 @@
+import { useTranslation } from '@/lib/i18n';
 import { FleetDashboardPage } from '../machines/fleet-dashboard-page';
 
 /** Admin dashboard (/maindashboard): every machine on the platform, filterable by owner. */
 export function AdminDashboardRoute() {
-  return <FleetDashboardPage lead="Every machine on the platform." showOwner />;
+  const { t } = useTranslation();
+  return <FleetDashboardPage lead={t('adminScreens.dashboardLead')} showOwner />;
 }

@@ -14,6 +14,8 @@ export function AdminSettingsRoute() {
   const { t } = useTranslation();
   const session = useSession();
   const { timeZone, locale } = Intl.DateTimeFormat().resolvedOptions();
+  const role = session?.role;
+  const roleText = role === 'admin' || role === 'manager' || role === 'attendant' ? t(`users.role.${role}`) : role;
   const expires = session?.expiresAt ? new Date(session.expiresAt).toLocaleString() : null;
   return (
     <Page title={t('settings.admin.title')} narrow actions={<LanguageSelect />}>
@@ -22,7 +24,7 @@ export function AdminSettingsRoute() {
         <Card title={t('settings.admin.session')}>
           <DetailList
             items={[
-              { label: t('settings.admin.role'), value: session?.role },
+              { label: t('settings.admin.role'), value: roleText },
               { label: t('settings.admin.userId'), value: session?.userId && <code>{session.userId}</code> },
               { label: t('settings.admin.expires'), value: expires },
               {

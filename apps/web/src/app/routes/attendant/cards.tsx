@@ -45,7 +45,7 @@ export function AttendantCardsRoute() {
             cardActions={(card) => <MobileTopUpForm key={card.card_id} cardId={card.card_id} />}
           />
           <div className="stack split-aside">
-            <Card title="My Float">
+            <Card title={t('float.myFloat')}>
               <FloatBalance />
             </Card>
           </div>

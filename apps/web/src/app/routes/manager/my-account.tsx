@@ -15,7 +15,7 @@ export function MyAccountRoute() {
     <Page title={t('profile.myAccount')}>
       <div className="stack">
         <UserInfoCard title={t('profile.personalInformation')} usernameLabel="Company Name" />
-        <Card title="My Devices">
+        <Card title={t('devices.mine')}>
           <MyDevices
             linkTo={paths.manager.device.getHref}
             renderExtra={(esp32Id) => <AttendantName esp32Id={esp32Id} />}

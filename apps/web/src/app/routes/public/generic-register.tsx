@@ -1,4 +1,5 @@
 import { useSession, isSessionActive } from '@/lib/session';
+import { useTranslation } from '@/lib/i18n';
 import { Page } from '@/components/ui/page';
 import { UserRegisterForm } from '@/features/users/components/user-register-form';
 
@@ -10,12 +11,13 @@ import { UserRegisterForm } from '@/features/users/components/user-register-form
  * form sends the seven fields, the server refuses, and the page shows 'Error registering user'.
  */
 export function GenericRegisterRoute() {
+  const { t } = useTranslation();
   const session = useSession();
   const isAdmin = isSessionActive(session) && session.role === 'admin';
   return (
-    <Page title="User Registration" lead="Create an account. Registration requires an administrator.">
+    <Page title={t('publicForms.registerTitle')} lead={t('publicForms.registerLead')}>
       <div className="card">
-        <UserRegisterForm submitLabel="Register User" withDevice={isAdmin} canListDevices={isAdmin} />
+        <UserRegisterForm submitLabel={t('publicForms.registerSubmit')} withDevice={isAdmin} canListDevices={isAdmin} />
       </div>
     </Page>
   );

@@ -1,4 +1,5 @@
 import { useSession, isSessionActive } from '@/lib/session';
+import { useTranslation } from '@/lib/i18n';
 import { Page } from '@/components/ui/page';
 import { UserRegisterForm } from '@/features/users/components/user-register-form';
 
@@ -9,15 +10,13 @@ import { UserRegisterForm } from '@/features/users/components/user-register-form
  * successful answer; anyone else sees the server's refusal as 'Error registering user'.
  */
 export function LegacyRegisterRoute() {
+  const { t } = useTranslation();
   const session = useSession();
   const isAdmin = isSessionActive(session) && session.role === 'admin';
   return (
-    <Page
-      title="ESP32 User Registration"
-      lead="Register a user together with the ESP32 device they own. Only an administrator can register users."
-    >
+    <Page title={t('publicForms.legacyTitle')} lead={t('publicForms.legacyLead')}>
       <div className="card">
-        <UserRegisterForm submitLabel="Register" withDevice canListDevices={isAdmin} />
+        <UserRegisterForm submitLabel={t('publicForms.legacySubmit')} withDevice canListDevices={isAdmin} />
       </div>
     </Page>
   );

@@ -1,4 +1,5 @@
 import { useTranslation } from '@/lib/i18n';
+import { isKnownField } from '../audit-labels';
 
 /** Before and after of an audited change, as the fields that differ. */
 function show(value: unknown): string {
@@ -24,14 +25,32 @@ export function AuditChanges({ before, after }: { before: unknown; after: unknow
       <ul className="plain-list changes">
         {keys.map((key) => (
           <li key={key}>
-            <span className="change-key">{key}</span>:{' '}
-            {/* A field that did not exist before (a creation) shows only its value. */}
+            {/* Common fields in plain words; other field names and all values are data, shown as stored. */}
+            {isKnownField(key) ? (
+              <span className="change-key" title={key}>
+                {t(`audit.field.${key}`)}
+              </span>
+            ) : (
+              <span className="change-key" translate="no">
+                {key}
+              </span>
+            )}
+            : {/* A field that did not exist before (a creation) shows only its value. */}
             {key in from && from[key] !== null && (
               <>
-                <span className="change-before">{show(from[key])}</span> →{' '}
+                <span className="change-before" translate="no">
+                  {show(from[key])}
+                </span>{' '}
+                →{' '}
               </>
             )}
-            <span className="change-after">{key in to ? show(to[key]) : t('audit.removed')}</span>
+            {key in to ? (
+              <span className="change-after" translate="no">
+                {show(to[key])}
+              </span>
+            ) : (
+              <span className="change-after">{t('audit.removed')}</span>
+            )}
           </li>
         ))}
       </ul>
@@ -40,7 +59,13 @@ export function AuditChanges({ before, after }: { before: unknown; after: unknow
   if (before === null && after === null) return <span className="muted">—</span>;
   return (
     <span>
-      <span className="change-before">{show(before)}</span> → <span className="change-after">{show(after)}</span>
+      <span className="change-before" translate="no">
+        {show(before)}
+      </span>{' '}
+      →{' '}
+      <span className="change-after" translate="no">
+        {show(after)}
+      </span>
     </span>
   );
 }

@@ -10,28 +10,34 @@ import { SelectField, type SelectOption } from '@/components/ui/select-field';
 import { StatusMessage } from '@/components/ui/status-message';
 import { TextField } from '@/components/ui/text-field';
 import { useAudit, type AuditFilters } from '../api/get-audit';
+import { isKnownAction } from '../audit-labels';
 import { AuditChanges } from './audit-changes';
 
 const LIMIT = 50;
 const EMPTY = { actorId: '', entity: '', from: '', to: '' };
 
+/** A person who may appear in the trail: the option to filter by, and the name and role shown in rows. */
+export interface AuditActor extends SelectOption {
+  name: string;
+  role: string;
+}
+
 interface AuditLogProps {
   /** People to filter by, with the names to show for their ids (the route supplies them). */
-  actors: readonly SelectOption[];
+  actors: readonly AuditActor[];
 }
 
 /** The admin's audit trail: money movements and changes of users, devices, tariffs and Wi-Fi. */
 export function AuditLog({ actors }: AuditLogProps) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState(EMPTY);
-  const entityLabel = (entity: string) =>
-    (AUDIT_ENTITIES as readonly string[]).includes(entity)
-      ? t(`audit.entities.${entity as (typeof AUDIT_ENTITIES)[number]}`)
-      : entity;
+  const isEntity = (entity: string): entity is (typeof AUDIT_ENTITIES)[number] =>
+    (AUDIT_ENTITIES as readonly string[]).includes(entity);
+  const entityLabel = (entity: (typeof AUDIT_ENTITIES)[number]) => t(`audit.entities.${entity}`);
   const [filters, setFilters] = useState<AuditFilters>({});
   const [page, setPage] = useState(1);
   const audit = useAudit({ ...filters, page, limit: LIMIT });
-  const names = new Map(actors.map((actor) => [actor.value, actor.label]));
+  const people = new Map(actors.map((actor) => [actor.value, actor]));
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
@@ -112,11 +118,31 @@ export function AuditLog({ actors }: AuditLogProps) {
                         {formatDateTime(row.at)}
                       </td>
                       <td data-label={t('audit.column.actor')}>
-                        {row.actorId ? (names.get(row.actorId) ?? <code>{row.actorId}</code>) : t('audit.system')}
+                        {/* A person's name is data, as stored; the role is in words. */}
+                        {row.actorId ? (
+                          <ActorName actor={people.get(row.actorId)} id={row.actorId} />
+                        ) : (
+                          t('audit.system')
+                        )}
                       </td>
-                      <td data-label={t('audit.column.action')}>{row.action}</td>
-                      <td data-label={t('audit.column.entity')}>{entityLabel(row.entity)}</td>
-                      <td data-label={t('audit.column.entityId')} className="cell-id">
+                      <td data-label={t('audit.column.action')}>
+                        {/* The plain words, with the code an operator may search by; a code this app
+                            does not know yet is shown as it is. */}
+                        {isKnownAction(row.action) ? (
+                          <>
+                            {t(`auditAction.${row.action}`)}{' '}
+                            <small className="audit-code muted" translate="no">
+                              {row.action}
+                            </small>
+                          </>
+                        ) : (
+                          <code translate="no">{row.action}</code>
+                        )}
+                      </td>
+                      <td data-label={t('audit.column.entity')}>
+                        {isEntity(row.entity) ? entityLabel(row.entity) : <code translate="no">{row.entity}</code>}
+                      </td>
+                      <td data-label={t('audit.column.entityId')} className="cell-id" translate="no">
                         {row.entityId}
                       </td>
                       <td data-label={t('audit.column.changes')}>
@@ -132,5 +158,14 @@ export function AuditLog({ actors }: AuditLogProps) {
         </>
       )}
     </div>
+  );
+}
+
+function ActorName({ actor, id }: { actor: AuditActor | undefined; id: string }) {
+  if (!actor) return <code translate="no">{id}</code>;
+  return (
+    <>
+      <span translate="no">{actor.name}</span> ({actor.role})
+    </>
   );
 }

@@ -68,7 +68,10 @@ export function TariffsPanel({ espId }: { espId: string }) {
             ]}
           />
         ) : previous.data && 'message' in previous.data ? (
-          <p className="muted">{previous.data.message}</p>
+          <p className="muted">
+            {/* The server's sentence for a machine without settings (docs/rest-api.md), in the chosen language. */}
+            {previous.data.message === 'No settings found' ? t('settings.tariffs.noneFound') : previous.data.message}
+          </p>
         ) : previous.isPending ? (
           <p className="muted">{t('common.loading')}</p>
         ) : null}

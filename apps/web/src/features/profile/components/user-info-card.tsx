@@ -14,6 +14,14 @@ interface UserInfoCardProps {
   extra?: readonly { label: string; value: string }[];
 }
 
+/**
+ * A person's own data (name, username, contacts, place) as it was entered: marked translate="no" (HTML's attribute)
+ * so that neither a translating browser nor the language check treats it as text of the app.
+ */
+function asEntered(value: string | null | undefined) {
+  return value ? <span translate="no">{value}</span> : value;
+}
+
 /** The caller's profile from GET /user/info. */
 export function UserInfoCard({ title, usernameLabel = 'Username', extra = [] }: UserInfoCardProps) {
   const { t } = useTranslation();
@@ -27,14 +35,14 @@ export function UserInfoCard({ title, usernameLabel = 'Username', extra = [] }: 
       {info.data && (
         <DetailList
           items={[
-            { label: t('profile.name'), value: `${info.data.firstName} ${info.data.lastName}` },
+            { label: t('profile.name'), value: asEntered(`${info.data.firstName} ${info.data.lastName}`) },
             {
               label: usernameLabel === 'Company Name' ? t('profile.companyName') : t('profile.username'),
-              value: info.data.username,
+              value: asEntered(info.data.username),
             },
-            { label: t('profile.email'), value: info.data.email },
-            { label: t('profile.phone'), value: info.data.phoneNumber },
-            { label: t('profile.location'), value: info.data.location },
+            { label: t('profile.email'), value: asEntered(info.data.email) },
+            { label: t('profile.phone'), value: asEntered(info.data.phoneNumber) },
+            { label: t('profile.location'), value: asEntered(info.data.location) },
             ...extra,
           ]}
         />

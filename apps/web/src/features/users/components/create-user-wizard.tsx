@@ -10,16 +10,7 @@ import { useUnassignedEsp32Ids } from '../hooks/use-unassigned-esp32-ids';
 import { AccountInfoStep } from './account-info-step';
 import { PersonalInfoStep } from './personal-info-step';
 import { accountStepProblem } from '@/lib/registration';
-import { EMPTY_REGISTRATION, toRegisterUserRequest } from './registration-fields';
-
-/** The server's sentences and the form's own problems, in the chosen language. */
-const KNOWN_TEXTS = {
-  'User registered successfully': 'createUser.registered',
-  'User already registered': 'createUser.alreadyRegistered',
-  'Passwords do not match': 'createUser.passwordsDiffer',
-  'Please select an ESP32 ID': 'createUser.chooseDevice',
-} as const;
-const isKnown = (text: string): text is keyof typeof KNOWN_TEXTS => text in KNOWN_TEXTS;
+import { EMPTY_REGISTRATION, registrationTextKey, toRegisterUserRequest } from './registration-fields';
 
 /**
  * Create user (admin, /register). The client generates the new user's id once per user: a retry of the
@@ -28,7 +19,10 @@ const isKnown = (text: string): text is keyof typeof KNOWN_TEXTS => text in KNOW
 export function CreateUserWizard() {
   const { t } = useTranslation();
   const steps = [t('createUser.steps.personal'), t('createUser.steps.account')];
-  const say = (text: string) => (isKnown(text) ? t(KNOWN_TEXTS[text]) : text);
+  const say = (text: string) => {
+    const key = registrationTextKey(text);
+    return key ? t(key) : text;
+  };
   const [step, setStep] = useState(0);
   const [userId, setUserId] = useState(newUserId);
   const [problem, setProblem] = useState<string | null>(null);

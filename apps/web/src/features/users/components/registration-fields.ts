@@ -12,6 +12,19 @@ export type AccountFields = Pick<RegisterUserRequest, 'esp32Id' | 'machine_locat
 };
 export type RegistrationFields = PersonalFields & AccountFields;
 
+/** The server's sentences and the forms' own problems, as keys of the chosen language's texts. */
+const KNOWN_TEXTS = {
+  'User registered successfully': 'createUser.registered',
+  'User already registered': 'createUser.alreadyRegistered',
+  'Passwords do not match': 'createUser.passwordsDiffer',
+  'Please select an ESP32 ID': 'createUser.chooseDevice',
+} as const;
+
+/** The key of a known sentence, or null for a text shown as it came (the server's own reason). */
+export function registrationTextKey(text: string): (typeof KNOWN_TEXTS)[keyof typeof KNOWN_TEXTS] | null {
+  return Object.hasOwn(KNOWN_TEXTS, text) ? KNOWN_TEXTS[text as keyof typeof KNOWN_TEXTS] : null;
+}
+
 export const EMPTY_REGISTRATION: RegistrationFields = EMPTY_REGISTRATION_FIELDS;
 
 export function toRegisterUserRequest(userId: string, fields: RegistrationFields): RegisterUserRequest {

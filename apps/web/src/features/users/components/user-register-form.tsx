@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { errorDetail } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 import { newUserId } from '@/lib/user-id';
 import { useFields } from '@/hooks/use-fields';
 import { Button } from '@/components/ui/button';
@@ -9,7 +10,7 @@ import { TextField } from '@/components/ui/text-field';
 import { useRegisterUser } from '../api/register-user';
 import { useUnassignedEsp32Ids } from '../hooks/use-unassigned-esp32-ids';
 import { accountStepProblem } from '@/lib/registration';
-import { EMPTY_REGISTRATION, toRegisterUserRequest } from './registration-fields';
+import { EMPTY_REGISTRATION, registrationTextKey, toRegisterUserRequest } from './registration-fields';
 
 interface UserRegisterFormProps {
   submitLabel: string;
@@ -25,6 +26,11 @@ interface UserRegisterFormProps {
  * shows 'Error registering user' with the server's reason.
  */
 export function UserRegisterForm({ submitLabel, withDevice, canListDevices }: UserRegisterFormProps) {
+  const { t } = useTranslation();
+  const say = (text: string) => {
+    const key = registrationTextKey(text);
+    return key ? t(key) : text;
+  };
   const [userId, setUserId] = useState(newUserId);
   const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -56,27 +62,39 @@ export function UserRegisterForm({ submitLabel, withDevice, canListDevices }: Us
   return (
     <form className="form" onSubmit={submit}>
       <div className="form-grid">
-        <TextField label="First Name" required autoComplete="given-name" {...fields.bind('firstName')} />
-        <TextField label="Last Name" required autoComplete="family-name" {...fields.bind('lastName')} />
-        <TextField label="Username" required autoComplete="off" {...fields.bind('username')} />
-        <TextField label="Email" type="email" required autoComplete="off" {...fields.bind('email')} />
-        <TextField label="Phone Number" type="tel" required placeholder="+255" {...fields.bind('phoneNumber')} />
+        <TextField label={t('createUser.firstName')} required autoComplete="given-name" {...fields.bind('firstName')} />
+        <TextField label={t('createUser.lastName')} required autoComplete="family-name" {...fields.bind('lastName')} />
+        <TextField label={t('createUser.username')} required autoComplete="off" {...fields.bind('username')} />
+        <TextField label={t('createUser.email')} type="email" required autoComplete="off" {...fields.bind('email')} />
+        <TextField
+          label={t('createUser.phoneNumber')}
+          type="tel"
+          required
+          placeholder="+255"
+          {...fields.bind('phoneNumber')}
+        />
         {withDevice && (
           <>
-            <TextField label="Current Location" required {...fields.bind('location')} />
+            <TextField label={t('createUser.location')} required {...fields.bind('location')} />
             <DeviceIdField
-              label="ESP32 ID"
+              label={t('publicForms.esp32Id')}
               value={fields.values.esp32Id}
               onChange={(value) => fields.set('esp32Id', value)}
               choices={choices}
-              placeholder={choices ? 'Select ESP32 ID' : 'e.g. ESP-0001'}
+              placeholder={choices ? t('createUser.selectDevice') : t('devices.add.example')}
             />
-            <TextField label="Machine Location" required {...fields.bind('machine_location')} />
+            <TextField label={t('ui.account.machineLocation')} required {...fields.bind('machine_location')} />
           </>
         )}
-        <TextField label="Password" type="password" required autoComplete="new-password" {...fields.bind('password')} />
         <TextField
-          label="Confirm Password"
+          label={t('ui.account.password')}
+          type="password"
+          required
+          autoComplete="new-password"
+          {...fields.bind('password')}
+        />
+        <TextField
+          label={t('ui.account.confirmPassword')}
           type="password"
           required
           autoComplete="new-password"
@@ -88,13 +106,13 @@ export function UserRegisterForm({ submitLabel, withDevice, canListDevices }: Us
           {submitLabel}
         </Button>
       </div>
-      {problem && <StatusMessage tone="error">{problem}</StatusMessage>}
+      {problem && <StatusMessage tone="error">{say(problem)}</StatusMessage>}
       {mutation.isError && (
         <StatusMessage tone="error" detail={errorDetail(mutation.error)}>
-          Error registering user
+          {t('createUser.failed')}
         </StatusMessage>
       )}
-      {notice && <StatusMessage tone="success">{notice}</StatusMessage>}
+      {notice && <StatusMessage tone="success">{say(notice)}</StatusMessage>}
     </form>
   );
 }

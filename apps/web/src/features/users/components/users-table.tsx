@@ -65,15 +65,19 @@ export function UsersTable({ users }: { users: readonly AdminUserRow[] }) {
               return (
                 <tr key={user.userId}>
                   <td data-label={t('users.column.name')}>
-                    {name}
+                    <span translate="no">{name}</span>
                     {self && <span className="muted"> ({t('users.you')})</span>}
                   </td>
-                  <td data-label={t('users.column.username')}>{user.username}</td>
+                  <td data-label={t('users.column.username')} translate="no">
+                    {user.username}
+                  </td>
                   <td data-label={t('users.column.email')}>{user.email ?? '—'}</td>
                   <td data-label={t('users.column.phone')} className="nowrap">
                     {user.phoneNumber}
                   </td>
-                  <td data-label={t('users.column.location')}>{user.location}</td>
+                  <td data-label={t('users.column.location')} translate="no">
+                    {user.location}
+                  </td>
                   <td data-label={t('users.column.role')}>
                     <span className={`badge badge-${user.role}`}>{t(`users.role.${user.role}`)}</span>
                   </td>

@@ -1,7 +1,8 @@
 /**
  * Texts of one group of screens, English and Kiswahili key for key (en.ts merges every part; the type
  * makes a missing Kiswahili key a build error). Top-level keys here belong to this part alone: sign-in and
- * sign-out, the session warning, My Account (profile and password) and the admin's Users screens.
+ * sign-out, the session warning, My Account (profile and password), the admin's Users screens and dashboard lead,
+ * and the public forms (welcome, /a, /b, /ca).
  */
 export const accountEn = {
   login: {
@@ -88,7 +89,7 @@ export const accountEn = {
     failed: 'Error: {{detail}}',
     action: {
       assign: 'Assign machine',
-      assignFor: 'Assign a machine to {{name}}',
+      assignFor: 'Assign machine: {{name}}',
       unassign: 'Unassign',
       unassignFor: 'Unassign {{machine}} from {{name}}',
       rotateKey: 'New key',
@@ -166,6 +167,29 @@ export const accountEn = {
     failed: 'Error registering user',
     registered: 'User registered successfully',
     alreadyRegistered: 'User already registered',
+  },
+  publicForms: {
+    welcomeLead:
+      'Clean drinking water, fresh water and cold water, sold by coin or prepaid card. Manage your machines, attendants and cards in one place.',
+    continue: 'Continue',
+    accountTitle: 'Account Management',
+    accountLead: 'Sign in to see your account and add devices.',
+    logout: 'Logout',
+    tabsLabel: 'Account',
+    userInformation: 'User Information',
+    addDevices: 'Add Devices',
+    assignedDevices: 'Assigned Devices',
+    addDevice: 'Add Device',
+    registerTitle: 'User Registration',
+    registerLead: 'Create an account. Registration requires an administrator.',
+    registerSubmit: 'Register User',
+    legacyTitle: 'ESP32 User Registration',
+    legacyLead: 'Register a user together with the ESP32 device they own. Only an administrator can register users.',
+    legacySubmit: 'Register',
+    esp32Id: 'ESP32 ID',
+  },
+  adminScreens: {
+    dashboardLead: 'Every machine on the platform.',
   },
 };
 
@@ -254,7 +278,7 @@ export const accountSw: typeof accountEn = {
     failed: 'Hitilafu: {{detail}}',
     action: {
       assign: 'Kabidhi mashine',
-      assignFor: 'Kabidhi mashine kwa {{name}}',
+      assignFor: 'Kabidhi mashine: {{name}}',
       unassign: 'Ondoa',
       unassignFor: 'Ondoa {{machine}} kwa {{name}}',
       rotateKey: 'Ufunguo mpya',
@@ -334,5 +358,29 @@ export const accountSw: typeof accountEn = {
     failed: 'Hitilafu wakati wa kusajili mtumiaji',
     registered: 'Mtumiaji amesajiliwa',
     alreadyRegistered: 'Mtumiaji alikwisha sajiliwa',
+  },
+  publicForms: {
+    welcomeLead:
+      'Maji safi ya kunywa, maji baridi na maji ya kawaida, yanauzwa kwa sarafu au kadi ya malipo ya awali. Simamia mashine, wahudumu na kadi zako mahali pamoja.',
+    continue: 'Endelea',
+    accountTitle: 'Usimamizi wa Akaunti',
+    accountLead: 'Ingia ili uone akaunti yako na uongeze vifaa.',
+    logout: 'Toka',
+    tabsLabel: 'Akaunti',
+    userInformation: 'Taarifa za Mtumiaji',
+    addDevices: 'Ongeza Vifaa',
+    assignedDevices: 'Vifaa Ulivyokabidhiwa',
+    addDevice: 'Ongeza Kifaa',
+    registerTitle: 'Usajili wa Mtumiaji',
+    registerLead: 'Fungua akaunti. Usajili unahitaji msimamizi.',
+    registerSubmit: 'Sajili Mtumiaji',
+    legacyTitle: 'Usajili wa Mtumiaji wa ESP32',
+    legacyLead:
+      'Sajili mtumiaji pamoja na kifaa cha ESP32 anachomiliki. Msimamizi pekee ndiye anaweza kusajili watumiaji.',
+    legacySubmit: 'Sajili',
+    esp32Id: 'ESP32 ID',
+  },
+  adminScreens: {
+    dashboardLead: 'Kila mashine kwenye mfumo.',
   },
 };
