@@ -276,6 +276,22 @@ export class NotificationOutboxRepository {
     });
   }
 
+  /** The server may have taken the message and its answer was lost: given up, never sent twice. */
+  async giveUp(batch: ClaimedBatch, error: string): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      await m.query(
+        `UPDATE notification_outbox SET status = 'failed', lease_until = NULL, updated_at = now(),
+                last_error = left('outcome unknown: ' || $2 || '; not sent again', 500)
+         WHERE batch_id = $1 AND status IN ('pending', 'deferred')`,
+        [batch.batchId, error],
+      );
+      await m.query(`UPDATE notification_windows SET busy_until = NULL WHERE channel = $1 AND address = $2`, [
+        batch.channel,
+        batch.address,
+      ]);
+    });
+  }
+
   /**
    * The message was not accepted. `permanent` (or the last attempt) marks its rows failed; otherwise they
    * wait an exponential backoff (with jitter) and may join other rows of the address in the next message.

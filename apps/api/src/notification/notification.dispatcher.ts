@@ -120,6 +120,10 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
     } catch (error) {
       const permanent = error instanceof ChannelError && error.permanent;
       this.logError(error as Error);
+      if (error instanceof ChannelError && error.unknown) {
+        await this.rounds.retry(leaseEnds, () => this.outbox.giveUp(batch, error.message));
+        return;
+      }
       await this.rounds.retry(leaseEnds, () =>
         this.outbox.markFailed(batch, (error as Error).message, {
           permanent,

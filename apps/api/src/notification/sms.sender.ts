@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { ChannelError } from './channel-error.js';
+import { ChannelError, mayHaveArrived } from './channel-error.js';
 
 /** Africa's Talking's per-recipient status codes that mean the message was taken: Processed, Sent, Queued. */
 const ACCEPTED = new Set([100, 101, 102]);
@@ -44,7 +44,13 @@ export class SmsSender {
       });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code;
-      throw new ChannelError(`SMS API unreachable: ${cause ?? (error as Error).message}`, false);
+      // A timeout or a cut connection after the request went out: the API may have taken the SMS.
+      const unknown = mayHaveArrived(cause);
+      throw new ChannelError(
+        `SMS API ${unknown ? 'did not answer' : 'unreachable'}: ${cause ?? (error as Error).message}`,
+        false,
+        unknown,
+      );
     }
     const text = await res.text().catch(() => '');
     if (!res.ok) {

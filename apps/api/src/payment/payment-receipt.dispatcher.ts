@@ -69,12 +69,18 @@ export class PaymentReceiptDispatcher implements OnApplicationBootstrap, OnModul
       await this.sms.send(receipt.address, text);
     } catch (error) {
       this.logError(error as Error);
+      // An SMS the API may have taken (its answer was lost) is given up as failed, never sent twice.
+      const unknown = error instanceof ChannelError && error.unknown;
       await this.rounds.retry(leaseEnds, () =>
-        this.receipts.markFailed(receipt.paymentId, (error as Error).message, {
-          permanent: error instanceof ChannelError && error.permanent,
-          retryDelayMs: this.config.notifications.retryDelayMs,
-          maxAttempts: MAX_ATTEMPTS,
-        }),
+        this.receipts.markFailed(
+          receipt.paymentId,
+          `${unknown ? 'outcome unknown: ' : ''}${(error as Error).message}`,
+          {
+            permanent: unknown || (error instanceof ChannelError && error.permanent),
+            retryDelayMs: this.config.notifications.retryDelayMs,
+            maxAttempts: MAX_ATTEMPTS,
+          },
+        ),
       );
       return;
     }

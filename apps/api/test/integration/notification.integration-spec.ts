@@ -422,6 +422,34 @@ describe('notifications of alarms', () => {
     }
   });
 
+  it('gives up an SMS whose answer never came (the API may have taken it), and never sends it again', async () => {
+    const manager = await createManager(t.http, admin);
+    // The API takes the message and answers after the sender's 15 s timeout.
+    sink.onMessage = async (taken) => {
+      if (taken.some((m) => m.to === manager.phoneNumber)) await new Promise((r) => setTimeout(r, 17_000));
+    };
+    try {
+      const n = notice({
+        espId: manager.devices[0]!.espId,
+        ownerId: manager.userId,
+        kind: 'low_tank',
+        severity: 'major',
+      });
+      await enqueue(t.dataSource, notifier, [n]);
+      const rows = await waitFor('the SMS settled', async () => {
+        const r = await rowsOf(t.dataSource, n.alarmId);
+        const sms = r.find((x) => x.channel === 'sms');
+        return sms && sms.status !== 'pending' && r;
+      });
+      expect(rows.find((r) => r.channel === 'sms')).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(rows.find((r) => r.channel === 'sms')!.last_error).toMatch(/^outcome unknown: SMS API did not answer/);
+      await new Promise((r) => setTimeout(r, 4_000));
+      expect(smsTo(manager.phoneNumber)).toHaveLength(1);
+    } finally {
+      sink.onMessage = undefined;
+    }
+  }, 90_000);
+
   it('emails each manager yesterday’s report once, as daily_report_YYYY-MM-DD.xlsx', async () => {
     const manager = await createManager(t.http, admin, 2);
     const [a, b] = manager.devices.map((d) => d.espId) as [string, string];
