@@ -176,6 +176,19 @@ export class NotificationOutboxRepository {
       );
       if (!head) return { kind: 'none' } as const;
 
+      if (head.batch_id && head.channel === 'email') {
+        // Email carries its identity: the same message again (same batch, same Message-ID), which mail
+        // programs recognise as one message (RFC 5322, 3.6.4).
+        await m.query(
+          `UPDATE notification_outbox SET lease_until = now() + $2 * interval '1 second', attempts = attempts + 1, updated_at = now()
+           WHERE batch_id = $1 AND status IN ('pending', 'deferred')`,
+          [head.batch_id, opts.leaseSeconds],
+        );
+        return {
+          kind: 'batch',
+          batch: await this.batch(m, head.batch_id, head.message_id!, head.channel, head.address),
+        } as const;
+      }
       if (head.batch_id) {
         const given: unknown = await m.query(
           `UPDATE notification_outbox SET status = 'failed', lease_until = NULL, updated_at = now(),
