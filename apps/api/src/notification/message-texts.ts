@@ -55,10 +55,9 @@ const en = {
     total: 'Total',
   },
   receipt: {
-    withReceipt:
-      'M-Pesa receipt {{receipt}}: {{currency}} {{amount}} added to card {{card}}, new balance {{currency}} {{balance}}',
-    withoutReceipt:
-      'M-Pesa payment: {{currency}} {{amount}} added to card {{card}}, new balance {{currency}} {{balance}}',
+    withReceipt: 'M-Pesa receipt {{receipt}}: {{currency}} {{amount}} added to card {{card}}',
+    withoutReceipt: 'M-Pesa payment: {{currency}} {{amount}} added to card {{card}}',
+    balance: ', new balance {{currency}} {{balance}}',
   },
 };
 
@@ -113,10 +112,9 @@ const sw: Texts = {
     total: 'Jumla',
   },
   receipt: {
-    withReceipt:
-      'Risiti ya M-Pesa {{receipt}}: {{currency}} {{amount}} zimeongezwa kwenye kadi {{card}}, salio jipya {{currency}} {{balance}}',
-    withoutReceipt:
-      'Malipo ya M-Pesa: {{currency}} {{amount}} zimeongezwa kwenye kadi {{card}}, salio jipya {{currency}} {{balance}}',
+    withReceipt: 'Risiti ya M-Pesa {{receipt}}: {{currency}} {{amount}} zimeongezwa kwenye kadi {{card}}',
+    withoutReceipt: 'Malipo ya M-Pesa: {{currency}} {{amount}} zimeongezwa kwenye kadi {{card}}',
+    balance: ', salio jipya {{currency}} {{balance}}',
   },
 };
 

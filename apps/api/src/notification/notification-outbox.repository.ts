@@ -25,6 +25,8 @@ export interface ClaimedBatch {
   messageId: string;
   channel: Channel;
   address: string;
+  /** True when this is an email sent again after its sender stopped before recording it. */
+  resend: boolean;
   lines: BatchLine[];
 }
 
@@ -150,9 +152,9 @@ export class NotificationOutboxRepository {
    * Claims the next message in one transaction: the oldest due row decides the address, and every due
    * row of that address and channel joins it (a digest), up to `maxRows`. A row whose lease expired
    * while it still carried a batch was being sent when its sender stopped, and the server may have
-   * taken it: the batch is given up, not sent again, so that nobody gets a message twice
-   * (docs/alarms.md, "What is guaranteed when a process dies"). A known refusal clears the batch
-   * (markFailed), so only a death in the middle of a send ends here.
+   * taken it (docs/alarms.md, "What is guaranteed when a process dies"): email is sent again as the same
+   * message (same batch, same Message-ID); SMS, which carries no such identity, is given up. A known
+   * refusal clears the batch (markFailed), except an email's sent again, which stays that message.
    */
   claim(opts: {
     leaseSeconds: number;
@@ -186,7 +188,7 @@ export class NotificationOutboxRepository {
         );
         return {
           kind: 'batch',
-          batch: await this.batch(m, head.batch_id, head.message_id!, head.channel, head.address),
+          batch: await this.batch(m, head.batch_id, head.message_id!, head.channel, head.address, true),
         } as const;
       }
       if (head.batch_id) {
@@ -239,7 +241,7 @@ export class NotificationOutboxRepository {
       );
       return {
         kind: 'batch',
-        batch: await this.batch(m, opts.newBatchId, messageId, head.channel, head.address),
+        batch: await this.batch(m, opts.newBatchId, messageId, head.channel, head.address, false),
       } as const;
     });
   }
@@ -250,6 +252,7 @@ export class NotificationOutboxRepository {
     messageId: string,
     channel: Channel,
     address: string,
+    resend: boolean,
   ): Promise<ClaimedBatch> {
     const lines: BatchLine[] = await m.query(
       `SELECT o.id, o.event, n.esp_id AS "espId", n.kind, n.severity, n.opened_at AS "openedAt", n.location, n.details
@@ -257,7 +260,7 @@ export class NotificationOutboxRepository {
        WHERE o.batch_id = $1 AND o.status IN ('pending', 'deferred') ORDER BY o.id`,
       [batchId],
     );
-    return { batchId, messageId, channel, address, lines };
+    return { batchId, messageId, channel, address, resend, lines };
   }
 
   /**
@@ -320,10 +323,11 @@ export class NotificationOutboxRepository {
            status = CASE WHEN $3 OR attempts >= $5 THEN 'failed' ELSE 'pending' END,
            next_attempt_at = now() + least($4::float8 * power(2, greatest(attempts - 1, 0)), 1800000)
                                      * (0.8 + random() * 0.4) * interval '1 millisecond',
-           batch_id = NULL, message_id = NULL,
+           -- An email sent again after a crash keeps its batch and Message-ID: the first copy may have arrived.
+           batch_id = CASE WHEN $6 THEN batch_id END, message_id = CASE WHEN $6 THEN message_id END,
            lease_until = NULL, last_error = left($2, 500), updated_at = now()
          WHERE batch_id = $1 AND status IN ('pending', 'deferred')`,
-        [batch.batchId, error, opts.permanent, opts.retryDelayMs, opts.maxAttempts],
+        [batch.batchId, error, opts.permanent, opts.retryDelayMs, opts.maxAttempts, batch.resend],
       );
       await m.query(`UPDATE notification_windows SET busy_until = NULL WHERE channel = $1 AND address = $2`, [
         batch.channel,

@@ -20,6 +20,7 @@ const batch: ClaimedBatch = {
   messageId: '<alarm-batch-1@soak.local>',
   channel: 'sms',
   address: '+255700000001',
+  resend: false,
   lines: [
     {
       id: '1',

@@ -1,7 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { composeReceiptSms, formatShillings } from './payment-receipt.message.js';
 
-const receipt = { receipt: 'QX12ABC345', cardId: '04A1B2C3', amountCents: 100_000, balanceAfterCents: 500_000 };
+const receipt = {
+  receipt: 'QX12ABC345',
+  cardId: '04A1B2C3',
+  amountCents: 100_000,
+  balanceAfterCents: 500_000,
+  showBalance: true,
+};
 
 describe('the payer’s M-Pesa receipt by SMS', () => {
   it('says the receipt, the amount, the card and the new balance in plain words', () => {
@@ -21,6 +27,15 @@ describe('the payer’s M-Pesa receipt by SMS', () => {
       'M-Pesa payment: KES 1,000 added to card 04A1B2C3, new balance KES 5,000',
     );
     expect(composeReceiptSms({ ...receipt, receipt: null }, 'KES', 'sw')).toMatch(/^Malipo ya M-Pesa: KES 1,000/);
+  });
+
+  it('keeps the balance to itself for a payer who is not the card’s (anyone may pay a paybill to a card ID)', () => {
+    expect(composeReceiptSms({ ...receipt, showBalance: false }, 'TZS')).toBe(
+      'M-Pesa receipt QX12ABC345: TZS 1,000 added to card 04A1B2C3',
+    );
+    expect(composeReceiptSms({ ...receipt, showBalance: false }, 'TZS', 'sw')).toBe(
+      'Risiti ya M-Pesa QX12ABC345: TZS 1,000 zimeongezwa kwenye kadi 04A1B2C3',
+    );
   });
 
   it('groups thousands and shows cents only when there are some', () => {

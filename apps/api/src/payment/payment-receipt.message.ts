@@ -14,10 +14,12 @@ export function formatShillings(cents: number): string {
 /**
  * The payer's receipt (docs/mobile-money.md, "Receipt by SMS"), in the card owner manager's language:
  * "M-Pesa receipt QX12ABC345: KES 1,000 added to card 04A1B2C3, new balance KES 5,000". A push completed
- * by the status query has no receipt number yet and says "M-Pesa payment" instead.
+ * by the status query has no receipt number yet and says "M-Pesa payment" instead. The new balance is
+ * said only when `showBalance`: anyone may pay a paybill to a card ID, and a shilling must not buy
+ * someone else's balance.
  */
 export function composeReceiptSms(
-  r: Pick<ClaimedReceipt, 'receipt' | 'cardId' | 'amountCents' | 'balanceAfterCents'>,
+  r: Pick<ClaimedReceipt, 'receipt' | 'cardId' | 'amountCents' | 'balanceAfterCents' | 'showBalance'>,
   currency: string,
   language: UserLanguage = 'en',
 ): string {
@@ -29,5 +31,6 @@ export function composeReceiptSms(
     card: r.cardId,
     balance: formatShillings(r.balanceAfterCents),
   };
-  return r.receipt ? t('receipt.withReceipt', values) : t('receipt.withoutReceipt', values);
+  const paid = r.receipt ? t('receipt.withReceipt', values) : t('receipt.withoutReceipt', values);
+  return r.showBalance ? paid + t('receipt.balance', values) : paid;
 }

@@ -13,6 +13,11 @@ export interface ClaimedReceipt {
   balanceAfterCents: number;
   /** The card owner manager's language as stored (null when the card's machine has no owner). */
   language: string | null;
+  /**
+   * Whether the SMS may say the card's new balance: a push a card's staff started, or a payer whose number
+   * is the card's own; not a stranger paying a paybill to a card ID they know.
+   */
+  showBalance: boolean;
 }
 
 /** A number the SMS API can reach: E.164, not masked (statements hide digits), not the all-zero placeholder. */
@@ -68,7 +73,8 @@ export class PaymentReceiptRepository {
                                   ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
              RETURNING payment_id, address, balance_after)
            SELECT c.payment_id AS "paymentId", c.address, p.receipt, p.card_id AS "cardId", p.amount::text AS amount,
-                  c.balance_after::text AS balance, u.language
+                  c.balance_after::text AS balance, u.language,
+                  (p.method = 'stk' OR k.phone_number = c.address) IS TRUE AS "showBalance"
            FROM c JOIN payments p ON p.id = c.payment_id
            LEFT JOIN cards k ON k.id = p.card_row_id
            LEFT JOIN devices d ON d.esp_id = k.esp_id

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { statementCsv } from '../../../demo/src/daraja/index.js';
+import { registerCard } from '../factories/money.factory.js';
 import { SmsSink } from '../../../demo/src/outside/sms-sink.js';
 import {
   callback,
@@ -97,7 +98,8 @@ describe('the payer’s M-Pesa receipt by SMS (against the Daraja sandbox and th
 
   it('sends one receipt for a paybill payment, none again when the statement lists it', async () => {
     const phone = newPhone();
-    const card = await newCard(w);
+    // The card's own holder pays: the receipt may say the balance.
+    const card = await registerCard(w.t.http, w.attendant.token, { phoneNumber: phone });
     const paid = await w.sandbox.payBill({
       msisdn: phone.slice(1),
       amount: 300,
@@ -120,6 +122,16 @@ describe('the payer’s M-Pesa receipt by SMS (against the Daraja sandbox and th
     expect(imported.status).toBe(200);
     await settle();
     expect(smsTo(phone)).toHaveLength(1);
+  });
+
+  it('keeps the balance out of the receipt of a stranger who pays a paybill to a card ID', async () => {
+    const stranger = newPhone();
+    const card = await newCard(w);
+    const paid = await w.sandbox.payBill({ msisdn: stranger.slice(1), amount: 1, account: card.card_id });
+    expect(paid.accepted).toBe(true);
+    const [sms] = await waitFor('the receipt SMS', () => (smsTo(stranger).length > 0 ? smsTo(stranger) : undefined));
+    expect(sms!.message).toBe(`M-Pesa receipt ${paid.transId}: KES 1 added to card ${card.card_id}`);
+    expect(sms!.message).not.toMatch(/balance/);
   });
 
   it('sends one receipt for a push the statement completes (its callback lost), none on a re-import', async () => {
@@ -167,9 +179,8 @@ describe('the payer’s M-Pesa receipt by SMS (against the Daraja sandbox and th
       const matched = await w.t.http.post(`/payments/${id}/match`, { cardId: card.card_id }, { token: w.admin });
       expect(matched.status).toBe(200);
       const [sms] = await waitFor('the receipt SMS', () => (smsTo(phone).length > 0 ? smsTo(phone) : undefined));
-      expect(sms!.message).toBe(
-        `M-Pesa receipt ${paid.transId}: KES 120 added to card ${card.card_id}, new balance KES 120`,
-      );
+      // The payer is not the card's holder: no balance in the receipt.
+      expect(sms!.message).toBe(`M-Pesa receipt ${paid.transId}: KES 120 added to card ${card.card_id}`);
     } finally {
       w.sandbox.validationEnabled = true;
     }
