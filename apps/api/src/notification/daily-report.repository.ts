@@ -1,3 +1,4 @@
+import { nextAttemptAfterFailure } from '../common/backoff-sql.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { returningRows } from '../common/returning-rows.js';
@@ -100,8 +101,7 @@ export class DailyReportRepository {
     await this.dataSource.query(
       `UPDATE daily_reports SET
          status = CASE WHEN $4 OR attempts >= $6 THEN 'failed' ELSE 'pending' END,
-         next_attempt_at = now() + least($5::float8 * power(2, greatest(attempts - 1, 0)), 1800000)
-                                   * (0.8 + random() * 0.4) * interval '1 millisecond',
+         next_attempt_at = ${nextAttemptAfterFailure('$5')},
          lease_until = NULL, last_error = left($3, 500)
        WHERE manager_id = $1 AND day = $2::date`,
       [managerId, day, error, opts.permanent, opts.retryDelayMs, opts.maxAttempts],

@@ -1,4 +1,4 @@
-import type { UserLanguage } from '@wv/contracts';
+import { ALARM_KINDS, type UserLanguage } from '@wv/contracts';
 import type { BatchLine } from './notification-outbox.repository.js';
 import { localClock } from '../common/local-time.js';
 import { messageTexts, type MessageT } from './message-texts.js';
@@ -8,17 +8,8 @@ export const EMAIL_LIST_LIMIT = 50;
 /** An SMS stays within two parts (2 × 153 GSM-7 characters). */
 export const SMS_MAX_CHARS = 306;
 
-const KINDS = new Set([
-  'offline',
-  'no_sales',
-  'short_dispense',
-  'low_tank',
-  'water_quality',
-  'water_temperature',
-  'coin_box_full',
-  'device_error',
-  'sales_gap',
-]);
+/** The kinds the texts name; a kind from a newer server is said as it is. */
+const KINDS = new Set<string>(ALARM_KINDS);
 
 const kindText = (t: MessageT, kind: string) => (KINDS.has(kind) ? t(`kind.${kind}`) : kind.replace(/_/g, ' '));
 const severityText = (t: MessageT, severity: BatchLine['severity']) => t(`severity.${severity}`);

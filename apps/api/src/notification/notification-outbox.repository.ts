@@ -1,3 +1,4 @@
+import { nextAttemptAfterFailure } from '../common/backoff-sql.js';
 import { Injectable } from '@nestjs/common';
 import type { UserLanguage } from '@wv/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -321,8 +322,7 @@ export class NotificationOutboxRepository {
       await m.query(
         `UPDATE notification_outbox SET
            status = CASE WHEN $3 OR attempts >= $5 THEN 'failed' ELSE 'pending' END,
-           next_attempt_at = now() + least($4::float8 * power(2, greatest(attempts - 1, 0)), 1800000)
-                                     * (0.8 + random() * 0.4) * interval '1 millisecond',
+           next_attempt_at = ${nextAttemptAfterFailure('$4')},
            -- An email sent again after a crash keeps its batch and Message-ID: the first copy may have arrived.
            batch_id = CASE WHEN $6 THEN batch_id END, message_id = CASE WHEN $6 THEN message_id END,
            lease_until = NULL, last_error = left($2, 500), updated_at = now()

@@ -1,3 +1,4 @@
+import { nextAttemptAfterFailure } from '../common/backoff-sql.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { returningRows } from '../common/returning-rows.js';
@@ -113,8 +114,7 @@ export class PaymentReceiptRepository {
     await this.dataSource.query(
       `UPDATE payment_receipts SET
          status = CASE WHEN $3 OR attempts >= $5 THEN 'failed' ELSE 'pending' END,
-         next_attempt_at = now() + least($4::float8 * power(2, greatest(attempts - 1, 0)), 1800000)
-                                   * (0.8 + random() * 0.4) * interval '1 millisecond',
+         next_attempt_at = ${nextAttemptAfterFailure('$4')},
          lease_until = NULL, last_error = left($2, 500), updated_at = now()
        WHERE payment_id = $1 AND status = 'sending'`,
       [paymentId, error, opts.permanent, opts.retryDelayMs, opts.maxAttempts],

@@ -111,6 +111,18 @@ export async function checkNotifications(
   const mailsById = new Map<string, CaughtMail[]>();
   for (const m of mails) mailsById.set(m.messageId, [...(mailsById.get(m.messageId) ?? []), m]);
   const knownIds = new Set(rows.filter((r) => r.channel === 'email' && r.message_id).map((r) => r.message_id!));
+  // The daily report goes out through its own outbox once a run passes DAILY_REPORT_TIME (docs/alarms.md,
+  // "Notifications"): each one the database calls sent must have arrived, and it is a queued message too.
+  const reports = (
+    await db.query<{ day: string; address: string; status: string; message_id: string }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, address, status, message_id FROM daily_reports`,
+    )
+  ).rows;
+  for (const r of reports) {
+    knownIds.add(r.message_id);
+    const arrived = (mailsById.get(r.message_id) ?? []).some((m) => m.to.includes(r.address));
+    if (r.status === 'sent' && !arrived) lost.push(`daily report ${r.day} to ${r.address}: sent, not received`);
+  }
   for (const [id, copies] of mailsById) {
     if (!knownIds.has(id))
       duplicated.push(`email ${id} to ${copies[0]!.to.join(',')} ("${copies[0]!.subject}") is no queued message's`);

@@ -1,7 +1,6 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 import { Button } from './button';
-
-const FOCUSABLE = 'button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled)';
+import { useDialogFocus } from './use-dialog-focus';
 
 interface ConfirmDialogProps {
   title: string;
@@ -33,34 +32,8 @@ export function ConfirmDialog({
   const titleId = useId();
   const textId = useId();
   const dialog = useRef<HTMLDivElement>(null);
-  const latestCancel = useRef(onCancel);
-  latestCancel.current = onCancel;
-
-  useEffect(() => {
-    const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    // Cancel comes first in the dialog.
-    dialog.current?.querySelector('button')?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') latestCancel.current();
-      if (event.key !== 'Tab' || !dialog.current) return;
-      // Every control, so that a dialog holding fields (a choice before confirming) keeps them reachable.
-      const buttons = [...dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-      if (buttons.length === 0) return;
-      const [first, last] = [buttons[0], buttons[buttons.length - 1]];
-      if (event.shiftKey && document.activeElement === first) {
-        event.preventDefault();
-        last.focus();
-      } else if (!event.shiftKey && document.activeElement === last) {
-        event.preventDefault();
-        first.focus();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      returnTo?.focus();
-    };
-  }, []);
+  // Cancel comes first in the dialog, and Escape cancels.
+  useDialogFocus(dialog, onCancel);
 
   return (
     <div className="dialog-backdrop" onClick={() => !busy && onCancel()}>

@@ -7,6 +7,7 @@ import { useTranslation } from '@/lib/i18n';
 import { clearSession, SESSION_WARNING_LEAD_MS, useSession } from '@/lib/session';
 import { Button } from '@/components/ui/button';
 import { StatusMessage } from '@/components/ui/status-message';
+import { useDialogFocus } from '@/components/ui/use-dialog-focus';
 import { useRefreshSession } from '../api/refresh-session';
 import { useSignOut } from '../hooks/use-sign-out';
 
@@ -66,29 +67,8 @@ function WarningDialog({ remaining }: { remaining: number }) {
   const signOut = useSignOut();
   const refresh = useRefreshSession();
 
-  useEffect(() => {
-    const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    // Focus moves into the alert, on its first choice: staying signed in.
-    dialog.current?.querySelector('button')?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Tab' || !dialog.current) return;
-      const buttons = [...dialog.current.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')];
-      if (buttons.length === 0) return;
-      const [first, last] = [buttons[0], buttons[buttons.length - 1]];
-      if (event.shiftKey && document.activeElement === first) {
-        event.preventDefault();
-        last.focus();
-      } else if (!event.shiftKey && document.activeElement === last) {
-        event.preventDefault();
-        first.focus();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      if (returnTo?.isConnected) returnTo.focus();
-    };
-  }, []);
+  // Focus moves into the alert, on its first choice: staying signed in.
+  useDialogFocus(dialog);
 
   const leave = () => {
     signOut();
