@@ -14,6 +14,7 @@ import {
   waitForPath,
   type Tab,
 } from './support/browser.js';
+import { inKiswahili } from './support/language.js';
 import { closeSuite, openSuite } from './support/suite.js';
 import { cardSale } from './support/sales.js';
 import { eventually, Seeder, type Account, type Machine } from './support/seed.js';
@@ -387,7 +388,8 @@ describe('cards: Add Card from float, Card Information Summary and the Registere
     async () => {
       const { machine, id } = await cardWithHistory();
       const { page, pageErrors } = await open(manager, '/manager/dashboard');
-      await page.evaluate(() => localStorage.setItem('language', 'sw'));
+      // After the sign-in sync (the account's saved language is English), or it would switch the page back.
+      await inKiswahili(page);
       await page.goto(`/manager/card/info?machineId=${machine.espId}`);
       await page.getByRole('heading', { name: `Kadi Zilizosajiliwa kwenye Mashine ${machine.espId}` }).waitFor();
       expect(await page.getByLabel('Mashine', { exact: true }).inputValue()).toBe(machine.espId);

@@ -15,6 +15,7 @@ import {
   TEST_TIMEOUT,
   type Tab,
 } from './support/browser.js';
+import { inKiswahili } from './support/language.js';
 import { closeSuite, openSuite } from './support/suite.js';
 import { businessDay, cardSale, coinSale, daysBefore, timesToday } from './support/sales.js';
 import { eventually, Seeder, type Account, type Machine } from './support/seed.js';
@@ -439,8 +440,8 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
     'in Kiswahili the tables speak Kiswahili, with whole shillings and the water types named',
     async () => {
       const { page, pageErrors } = await openTable('coin');
-      await page.evaluate(() => localStorage.setItem('language', 'sw'));
-      await page.reload();
+      // After the sign-in sync (the account's saved language is English), or it would switch the page back.
+      await inKiswahili(page);
       await page.getByRole('table').waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('sw');
       expect(await page.getByRole('table').locator('thead th').allInnerTexts()).toEqual([
