@@ -6,8 +6,9 @@
 // - interactive: from navigation to /maindashboard until the headline shows today's figures, the
 //   machine table lists the fleet and the map has placed its markers, then how long a search takes to
 //   filter the table;
-// - the main thread during BENCH_SECONDS (60) of live updates: every long task (Performance API
-//   `longtask`, ≥ 50 ms), the longest one and their total.
+// - the main thread during BENCH_SECONDS (60) of live updates at the top of the page, then half as long
+//   scrolled to the day's charts: every long task (Performance API `longtask`, ≥ 50 ms), the longest one and
+//   their total.
 // Baseline in the same run and browser: the sign-in page, navigation to its form ready, and the same
 // dashboard with no sales flowing. Targets: interactive ≤ 1.5 s, no long task over 100 ms.
 import { createHash } from 'node:crypto';
@@ -27,6 +28,7 @@ const { seedBench, MACHINES } = await import('../scripts/seed-bench.mjs');
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const NAVIGATIONS = Number(process.env.BENCH_NAVIGATIONS ?? 5);
+const TRACE_SECONDS = Number(process.env.BENCH_TRACE_SECONDS ?? 10);
 const SECRET = 'dashboard-bench-keys';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const VIEWPORT = { width: 1366, height: 768 };
@@ -112,6 +114,15 @@ try {
         .catch(() => undefined),
     ]);
     const interactive = Date.now() - t0;
+    if (profileDir) {
+      // What the navigation waited for: each request's start and end after navigation start.
+      const timings = await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((e) => `${Math.round(e.startTime)}–${Math.round(e.responseEnd)} ms ${new URL(e.name).pathname}`),
+      );
+      console.log(`navigation to interactive in ${interactive} ms:\n  ${timings.join('\n  ')}`);
+    }
     const search = page.getByLabel('Search machines');
     const t1 = Date.now();
     await search.fill(devices[devices.length - 1].esp_id);
@@ -122,8 +133,28 @@ try {
     return { interactive, searched };
   }
 
+  // BENCH_BROWSER_PROFILE=DIR: the page's CPU profiles (Chrome DevTools Protocol) of a quiet navigation and of
+  // the live minute, as .cpuprofile files for DevTools or `node bench/lib/profile-top.mjs FILE`.
+  const profileDir = process.env.BENCH_BROWSER_PROFILE;
+  const cdp = profileDir ? await context.newCDPSession(page) : null;
+  async function profiled(name, body) {
+    if (!cdp) return body();
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+    try {
+      return await body();
+    } finally {
+      const { profile } = await cdp.send('Profiler.stop');
+      const { mkdir, writeFile } = await import('node:fs/promises');
+      await mkdir(profileDir, { recursive: true });
+      await writeFile(`${profileDir}/${name}.cpuprofile`, JSON.stringify(profile));
+    }
+  }
+
   const quiet = [];
-  for (let i = 0; i < NAVIGATIONS; i++) quiet.push(await openDashboard());
+  for (let i = 0; i < NAVIGATIONS; i++)
+    quiet.push(await (i === 0 ? profiled('quiet-navigation', openDashboard) : openDashboard()));
 
   // Live: RATE sales/s round robin over the machines, on a schedule (not timers' drift).
   let sent = 0;
@@ -154,16 +185,33 @@ try {
   const livePrefix = [`${started.toString(36)}-%`];
   const { rows: before } = await db.query(liveSales, livePrefix);
   const watchStart = Date.now();
-  await sleep(SECONDS * 1000);
+  await profiled('live', async () => {
+    // And a timeline trace of the live minute's first BENCH_TRACE_SECONDS (10): where the main thread's long
+    // tasks go (style, layout, paint or script).
+    if (!profileDir) return sleep(SECONDS * 1000);
+    await browser.startTracing(page, {
+      path: `${profileDir}/live-trace.json`,
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute'],
+    });
+    await sleep(TRACE_SECONDS * 1000);
+    await browser.stopTracing();
+    await sleep(Math.max(0, SECONDS - TRACE_SECONDS) * 1000);
+  });
   const watched = (Date.now() - watchStart) / 1000;
   const tasks = await page.evaluate(() => window.__longTasks);
   const { rows: after } = await db.query(liveSales, livePrefix);
   const stillLive = await fleetCount.isVisible();
+  // The same with the day's charts in view (below the fold at this size, they are drawn when scrolled to).
+  await page.getByRole('region', { name: 'Charts', exact: true }).scrollIntoViewIfNeeded();
+  await page.getByRole('figure', { name: 'Sales by hour' }).waitFor();
+  await page.evaluate(() => (window.__longTasks = []));
+  await sleep((SECONDS / 2) * 1000);
+  const chartTasks = (await page.evaluate(() => window.__longTasks)).map((t) => t.duration);
   clearInterval(liveTimer);
   await db.end();
 
   const durations = tasks.map((t) => t.duration);
-  const longest = durations.length ? Math.max(...durations) : 0;
+  const longest = Math.max(0, ...durations, ...chartTasks);
   const quietInteractive = summarize(quiet.map((q) => q.interactive));
   const liveInteractive = summarize(live.map((q) => q.interactive));
   const baseline = {
@@ -182,6 +230,9 @@ try {
       'longest task (ms)': Math.round(longest),
       'long tasks over 100 ms': durations.filter((d) => d > 100).length,
       'total long-task time (ms)': Math.round(durations.reduce((a, b) => a + b, 0)),
+      [`charts in view, ${SECONDS / 2} s: long tasks`]: chartTasks.length,
+      'charts in view: longest task (ms)': Math.round(Math.max(0, ...chartTasks)),
+      'charts in view: long tasks over 100 ms': chartTasks.filter((d) => d > 100).length,
       'sales/s committed while watching': committedPerS,
     },
     baseline,

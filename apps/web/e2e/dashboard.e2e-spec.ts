@@ -18,6 +18,9 @@ import { MqttMachine } from './support/mqtt-machine.js';
 import { coinSale, daysBefore } from './support/sales.js';
 import { Seeder, type Account, type Machine } from './support/seed.js';
 
+/** The charts are drawn when the reader gets near them (docs/web-app.md, "Fleet dashboard"): scroll there. */
+const toCharts = (page: Page) => page.getByRole('region', { name: 'Charts', exact: true }).scrollIntoViewIfNeeded();
+
 describe("dashboards: live charts, and each machine's daily and monthly summaries in its own view", () => {
   let server: RunningServer;
   let browser: Browser;
@@ -72,6 +75,7 @@ describe("dashboards: live charts, and each machine's daily and monthly summarie
       const coin = card.getByRole('link', { name: /Coin-based sales/ });
       expect(await coin.innerText()).not.toContain('Daily');
       expect(await coin.innerText()).toContain('TZS 0');
+      await toCharts(page);
       const split = page.getByRole('figure', { name: 'Coin against card' });
       await split.getByText('Coin TZS 0 · Card TZS 0').waitFor();
       await page.locator('.live-indicator[data-status="live"]').waitFor();
@@ -216,6 +220,7 @@ describe("dashboards: live charts, and each machine's daily and monthly summarie
     async () => {
       const { page, pageErrors } = await open(PHONE);
       await signIn(page, manager.email, manager.password, '/manager/dashboard');
+      await toCharts(page);
       await page.getByRole('figure', { name: 'Machines online' }).waitFor();
       await page.waitForLoadState('networkidle');
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
@@ -233,6 +238,7 @@ describe("dashboards: live charts, and each machine's daily and monthly summarie
     async () => {
       const { page, pageErrors } = await open();
       await signIn(page, manager.email, manager.password, '/manager/dashboard');
+      await toCharts(page);
       await page.locator('.chart-card .recharts-surface').first().waitFor();
       expect(await page.locator('.chart-card').count()).toBe(4);
 

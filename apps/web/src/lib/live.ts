@@ -1,3 +1,4 @@
+import { notifyManager } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Socket } from 'socket.io-client';
 import type { z } from 'zod';
@@ -89,9 +90,40 @@ function useLatest<T>(value: T) {
   return ref;
 }
 
+/** The shortest time between two deliveries of live events to the page. */
+export const LIVE_FLUSH_MS = 500;
+
+let queued: (() => void)[] = [];
+let flushTimer: number | undefined;
+let lastFlush = -Infinity;
+
+function flush(): void {
+  flushTimer = undefined;
+  lastFlush = performance.now();
+  const deliveries = queued;
+  queued = [];
+  // One batch: the query cache tells its screens once, so they draw once for all the events.
+  notifyManager.batch(() => {
+    for (const deliver of deliveries) deliver();
+  });
+}
+
+/**
+ * Delivers events in batches, at most one per LIVE_FLUSH_MS (docs/web-app.md, "Fleet dashboard"): a fleet of
+ * 1,000 machines sends hundreds of events a second, and a screen drawn again for each one keeps the browser's
+ * main thread busy (charts, the map) so that typing and scrolling lag. The first event after a quiet spell goes
+ * out at once; the rest wait for the next batch. Order is kept across every event name.
+ */
+function enqueue(deliver: () => void): void {
+  queued.push(deliver);
+  if (flushTimer !== undefined) return;
+  flushTimer = window.setTimeout(flush, Math.max(0, lastFlush + LIVE_FLUSH_MS - performance.now()));
+}
+
 /**
  * Calls `handler` with each valid payload of a live event while the component is mounted and a
- * session is active. A payload that does not match the contract is dropped (and logged).
+ * session is active, in the batches described at `enqueue`. A payload that does not match the contract
+ * is dropped (and logged).
  */
 export function useLiveEvent<E extends LiveEventName>(
   event: E,
@@ -103,15 +135,22 @@ export function useLiveEvent<E extends LiveEventName>(
   useEffect(() => {
     if (!enabled || !token) return;
     const socket = acquire(token);
+    let listening = true;
     const listener: Listener = (payload) => {
       const parsed = eventSchemas[event].safeParse(payload);
-      if (parsed.success) latest.current(parsed.data as LivePayload<E>);
-      else console.warn(`Ignored a malformed "${event}" event`, parsed.error);
+      if (!parsed.success) {
+        console.warn(`Ignored a malformed "${event}" event`, parsed.error);
+        return;
+      }
+      enqueue(() => {
+        if (listening) latest.current(parsed.data as LivePayload<E>);
+      });
     };
     // The event names are the contract's; socket.io's own typing only knows its reserved events.
     const name: string = event;
     socket.on(name, listener);
     return () => {
+      listening = false;
       socket.off(name, listener);
       release(socket);
     };

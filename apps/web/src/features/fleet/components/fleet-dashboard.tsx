@@ -1,5 +1,5 @@
 import type { Alarm } from '@wv/contracts';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Loading } from '@/components/ui/loading';
 import { StatusMessage } from '@/components/ui/status-message';
 import { useTranslation } from '@/lib/i18n';
@@ -10,8 +10,11 @@ import { MachineTable } from './machine-table';
 import { NeedsAttention } from './needs-attention';
 import './fleet.css';
 
-// Leaflet is large: the map loads on its own, beside the table.
-const FleetMap = lazy(() => import('./fleet-map').then((m) => ({ default: m.FleetMap })));
+// Leaflet is large: the map loads on its own, beside the table. Its download starts when the dashboard is first
+// drawn, while the machines are being fetched, not after they arrive.
+let fleetMap: Promise<typeof import('./fleet-map')> | undefined;
+const loadFleetMap = () => (fleetMap ??= import('./fleet-map'));
+const FleetMap = lazy(() => loadFleetMap().then((m) => ({ default: m.FleetMap })));
 
 interface FleetDashboardProps {
   showOwner: boolean;
@@ -28,6 +31,7 @@ export function FleetDashboard({ showOwner, alarms, alarmsError }: FleetDashboar
   const { t } = useTranslation();
   const machines = useFleetMachines();
   useLiveFleet();
+  useEffect(() => void loadFleetMap(), []);
   return (
     <div className="stack fleet-dashboard">
       <HeadlineRow />

@@ -1,4 +1,6 @@
 import type { FleetMachine } from '@wv/contracts';
+// First: it tells Leaflet, before it loads, to place markers without 3D transforms.
+import './leaflet-2d';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
@@ -18,10 +20,13 @@ import {
   markerSvg,
   placeMachines,
   type MarkerStatus,
+  type PlacedMachine,
 } from './fleet-map-model';
 import { basemapLayer } from './fleet-map-basemap';
 
 const MARKER_SIZE = 26;
+/** Markers placed per animation frame while a fleet's map fills. */
+const MARKERS_PER_FRAME = 200;
 
 /** One icon per status, shared by every marker of that status. */
 const icons = Object.fromEntries(
@@ -61,6 +66,9 @@ export function FleetMap({ machines }: { machines: readonly FleetMachine[] }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const markersRef = useRef(new Map<string, L.Marker>());
+  const drawnRef = useRef<{ looks: Map<string, string>; words?: unknown; statusText?: unknown }>({
+    looks: new Map(),
+  });
   const popupRef = useRef<L.Popup | null>(null);
   const framedRef = useRef(false);
   const focusLinkRef = useRef(false);
@@ -97,6 +105,7 @@ export function FleetMap({ machines }: { machines: readonly FleetMachine[] }) {
       map.remove();
       mapRef.current = null;
       markers.clear();
+      drawnRef.current.looks.clear();
       framedRef.current = false;
     };
   }, [popupNode]);
@@ -123,10 +132,30 @@ export function FleetMap({ machines }: { machines: readonly FleetMachine[] }) {
       setSelected(espId);
       popupRef.current.setLatLng(marker.getLatLng()).openOn(map);
     };
-    const seen = new Set<string>();
-    for (const p of placed) {
+    // What each marker shows, so that a refresh of 1,000 machines (their sales change every few seconds) touches
+    // only the markers whose place, status or words changed (docs/web-app.md, "Fleet dashboard").
+    const drawn = drawnRef.current;
+    if (drawn.words !== t || drawn.statusText !== statusText) {
+      drawn.looks.clear();
+      drawn.words = t;
+      drawn.statusText = statusText;
+    }
+    // Framed first: placing the markers and then moving the view would place every one of them twice.
+    const bounds = boundsOf(placed);
+    if (bounds && !framedRef.current) {
+      framedRef.current = true;
+      map.fitBounds(bounds, { padding: [32, 32], maxZoom: 14 });
+    }
+    const seen = new Set(placed.map((p) => p.machine.espId));
+    for (const [espId, marker] of markers) {
+      if (seen.has(espId)) continue;
+      marker.remove();
+      markers.delete(espId);
+      drawn.looks.delete(espId);
+    }
+    const draw = (p: PlacedMachine, look: string) => {
       const { espId } = p.machine;
-      seen.add(espId);
+      drawn.looks.set(espId, look);
       let marker = markers.get(espId);
       if (!marker) {
         marker = L.marker([p.latitude, p.longitude], { icon: icons[p.status], keyboard: true, riseOnHover: true });
@@ -151,17 +180,22 @@ export function FleetMap({ machines }: { machines: readonly FleetMachine[] }) {
         element.setAttribute('aria-label', label);
         element.title = label;
       }
+    };
+    const due: [PlacedMachine, string][] = [];
+    for (const p of placed) {
+      const look = `${p.latitude} ${p.longitude} ${p.status} ${p.machine.online} ${p.machine.activeAlarms}`;
+      if (!markers.has(p.machine.espId) || drawn.looks.get(p.machine.espId) !== look) due.push([p, look]);
     }
-    for (const [espId, marker] of markers) {
-      if (seen.has(espId)) continue;
-      marker.remove();
-      markers.delete(espId);
-    }
-    const bounds = boundsOf(placed);
-    if (bounds && !framedRef.current) {
-      framedRef.current = true;
-      map.fitBounds(bounds, { padding: [32, 32], maxZoom: 14 });
-    }
+    // A fleet's first thousand markers go on in slices, one per frame, so that the rest of the page is usable
+    // while they appear; a slice cut short by new data is finished by the next run (its markers are not drawn yet).
+    let frame = 0;
+    const drawFrom = (from: number) => {
+      const to = Math.min(from + MARKERS_PER_FRAME, due.length);
+      for (let i = from; i < to; i++) draw(...due[i]!);
+      if (to < due.length) frame = requestAnimationFrame(() => drawFrom(to));
+    };
+    drawFrom(0);
+    return () => cancelAnimationFrame(frame);
   }, [placed, t, statusText]);
 
   const current = placed.find((p) => p.machine.espId === selected);

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useRef, useState } from 'react';
+import { useNearViewport } from '@/hooks/use-near-viewport';
 import { formatCalendarDate, useToday } from '@/lib/dates';
 import { useTranslation } from '@/lib/i18n';
 import { Loading } from '@/components/ui/loading';
@@ -10,8 +11,11 @@ import { useMonthlySummary } from '../api/get-monthly-summary';
 import { useLiveSalesViews } from '../hooks/use-live-sales-views';
 import { MachineSummaryCard, type MachineLinks } from './machine-summary-card';
 
-// recharts is large: the charts load on their own, after the figures.
-const FleetCharts = lazy(() => import('./fleet-charts'));
+// recharts is large: the charts load on their own, beside the figures; the download starts when the dashboard is
+// first drawn. They are drawn again only when the overview changes, not on every render of the page around them.
+let fleetCharts: Promise<typeof import('./fleet-charts')> | undefined;
+const loadFleetCharts = () => (fleetCharts ??= import('./fleet-charts'));
+const FleetCharts = lazy(() => loadFleetCharts().then((m) => ({ default: memo(m.default) })));
 
 /**
  * The admin's and the manager's sales of a day (docs/web-app.md, "Screens"): a date picker (today by default, in
@@ -23,10 +27,13 @@ export function SalesDashboard({ links, machineId }: { links: MachineLinks; mach
   const today = useToday();
   const [picked, setPicked] = useState<string | null>(null);
   const date = picked ?? today;
-  const daily = useDailySummary(date);
-  const monthly = useMonthlySummary(date);
   const overview = useFleetOverview(date);
   useLiveSalesViews();
+  useEffect(() => {
+    if (machineId === undefined) void loadFleetCharts();
+  }, [machineId]);
+  const chartsRef = useRef<HTMLElement>(null);
+  const chartsNear = useNearViewport(chartsRef);
 
   return (
     <div className="stack">
@@ -46,9 +53,9 @@ export function SalesDashboard({ links, machineId }: { links: MachineLinks; mach
       </div>
 
       {machineId === undefined && (
-        <section aria-label={t('salesDashboard.charts')} className="charts">
+        <section ref={chartsRef} aria-label={t('salesDashboard.charts')} className="charts">
           <h2 className="section-title">{date === today ? t('salesDashboard.today') : formatCalendarDate(date)}</h2>
-          {overview.data ? (
+          {overview.data && chartsNear ? (
             <Suspense fallback={<Loading />}>
               <FleetCharts overview={overview.data} />
             </Suspense>
@@ -63,7 +70,7 @@ export function SalesDashboard({ links, machineId }: { links: MachineLinks; mach
       {machineId !== undefined && (
         <section aria-label={t('salesDashboard.machines')}>
           <h2 className="section-title">{t('salesDashboard.machines')}</h2>
-          <MachineCards daily={daily} monthly={monthly} overview={overview.data} links={links} only={machineId} />
+          <MachineCards date={date} overview={overview.data} links={links} only={machineId} />
         </section>
       )}
     </div>
@@ -71,17 +78,21 @@ export function SalesDashboard({ links, machineId }: { links: MachineLinks; mach
 }
 
 interface MachineCardsProps {
-  daily: ReturnType<typeof useDailySummary>;
-  monthly: ReturnType<typeof useMonthlySummary>;
+  date: string;
   overview: ReturnType<typeof useFleetOverview>['data'];
   links: MachineLinks;
   /** The one machine to show. */
   only: string;
 }
 
-/** The cards follow the daily list, or the monthly list when the daily one is empty. */
-function MachineCards({ daily, monthly, overview, links, only }: MachineCardsProps) {
+/**
+ * The cards follow the daily list, or the monthly list when the daily one is empty. Only a machine's view asks
+ * for the two lists (the fleet's charts draw from the overview alone).
+ */
+function MachineCards({ date, overview, links, only }: MachineCardsProps) {
   const { t } = useTranslation();
+  const daily = useDailySummary(date);
+  const monthly = useMonthlySummary(date);
   if (daily.isError || monthly.isError) {
     return <StatusMessage tone="error">{t('salesDashboard.machineError')}</StatusMessage>;
   }
