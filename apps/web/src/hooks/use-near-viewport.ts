@@ -5,7 +5,7 @@ import { useEffect, useState, type RefObject } from 'react';
  * fold (the dashboard's charts) is drawn when the reader gets near it, not while the page is still being built
  * (docs/web-app.md, "Fleet dashboard"). Where the browser cannot tell (no IntersectionObserver), it is true at once.
  */
-export function useNearViewport(ref: RefObject<Element | null>, margin = '300px'): boolean {
+export function useNearViewport(ref: RefObject<Element | null>, margin = '200px'): boolean {
   const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
   useEffect(() => {
     const element = ref.current;

@@ -47,7 +47,10 @@ export function FleetDashboard({ showOwner, alarms, alarmsError }: FleetDashboar
             <MachineTable machines={machines.data.machines} showOwner={showOwner} />
           </>
         ) : (
-          <Loading />
+          // As tall as the map and the table to come, so that the page does not jump when they arrive.
+          <div className="fleet-body-loading">
+            <Loading />
+          </div>
         )}
       </div>
     </div>
