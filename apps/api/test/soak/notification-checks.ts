@@ -29,6 +29,11 @@ export interface NotificationVerdict {
   lost: string[];
   /** Received in more than one distinct message, or a message that carries no owed alarm event. */
   duplicated: string[];
+  /**
+   * Emails that arrived more than once as the same message (one Message-ID), sent again after their sender died
+   * between the server taking them and the outbox recording it: counted as one message above, told here.
+   */
+  emailCopies: number;
   /** Rows marked failed as "outcome unknown" after a crash, per channel (delivered or lost is judged above). */
   outcomeUnknown: { email: number; sms: number };
   /** Rows still pending or deferred when the checks ran. */
@@ -189,6 +194,7 @@ export async function checkNotifications(
     delivered,
     lost,
     duplicated,
+    emailCopies: [...mailsById.values()].reduce((n, copies) => n + copies.length - 1, 0),
     outcomeUnknown: {
       email: rows.filter((r) => r.channel === 'email' && unknownOutcome(r)).length,
       sms: rows.filter((r) => r.channel === 'sms' && unknownOutcome(r)).length,

@@ -26,7 +26,7 @@ export function runLine(index: number, total: number, r: RunResult): string {
   const nv = r.notifications;
   const notes = nv
     ? `alarms: ${nv.openings} opened, ${nv.delivered}/${nv.expected} messages received once, ${nv.lost.length} lost, ` +
-      `${nv.duplicated.length} duplicated, ${nv.outcomeUnknown.email} email and ${nv.outcomeUnknown.sms} SMS of unknown outcome; `
+      `${nv.duplicated.length} duplicated, ${nv.emailCopies} email copies (same Message-ID), ${nv.outcomeUnknown.email} email and ${nv.outcomeUnknown.sms} SMS of unknown outcome; `
     : 'alarms: not checked; ';
   const pv = r.payments;
   const paid = pv
@@ -72,6 +72,8 @@ export interface SoakSummary {
     duplicated: number;
     emailOutcomeUnknown: number;
     smsOutcomeUnknown: number;
+    /** Emails received again as the same message (same Message-ID) after a crash mid-send. */
+    emailCopies: number;
     /** kill-worker-sending faults that caught a message in the server's hands. */
     killsMidSend: number;
   };
@@ -131,6 +133,7 @@ export function summarize(results: RunResult[], durationMs: number): SoakSummary
       duplicated: sum((r) => r.notifications?.duplicated.length ?? 0),
       emailOutcomeUnknown: sum((r) => r.notifications?.outcomeUnknown.email ?? 0),
       smsOutcomeUnknown: sum((r) => r.notifications?.outcomeUnknown.sms ?? 0),
+      emailCopies: sum((r) => r.notifications?.emailCopies ?? 0),
       killsMidSend: sum((r) => r.faults.filter((f) => f.midSend).length),
     },
     payments: {
@@ -185,7 +188,8 @@ export function summaryLines(s: SoakSummary): string[] {
   const a = s.notifications;
   lines.push(
     `soak: alarm messages: ${n(a.openings)} alarms opened, ${n(a.expected)} messages owed (one per opening, channel and recipient), ` +
-      `${n(a.delivered)} received exactly once, ${n(a.lost)} lost, ${n(a.duplicated)} duplicated; ` +
+      `${n(a.delivered)} received exactly once, ${n(a.lost)} lost, ${n(a.duplicated)} duplicated ` +
+      `(${n(a.emailCopies)} emails received again as the same message, one Message-ID); ` +
       `${n(a.emailOutcomeUnknown)} email and ${n(a.smsOutcomeUnknown)} SMS of unknown outcome (given up, not sent again) ` +
       `after ${n(a.killsMidSend)} worker kills in the middle of a send`,
   );
