@@ -1,6 +1,6 @@
-import { nextAttemptAfterFailure } from '../common/backoff-sql.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { nextAttemptAfterFailure } from '../common/backoff-sql.js';
 import { returningRows } from '../common/returning-rows.js';
 
 /** One machine's line of a daily report: numeric text as PostgreSQL returns it. */

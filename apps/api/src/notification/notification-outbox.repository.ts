@@ -1,7 +1,7 @@
-import { nextAttemptAfterFailure } from '../common/backoff-sql.js';
 import { Injectable } from '@nestjs/common';
 import type { UserLanguage } from '@wv/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
+import { nextAttemptAfterFailure } from '../common/backoff-sql.js';
 import type { AlarmDelivery, AlarmNotice } from '../alarm-notice/alarm-notifier.port.js';
 import { returningRows } from '../common/returning-rows.js';
 import { messageLanguage } from './message-texts.js';

@@ -1,6 +1,6 @@
-import { nextAttemptAfterFailure } from '../common/backoff-sql.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { nextAttemptAfterFailure } from '../common/backoff-sql.js';
 import { returningRows } from '../common/returning-rows.js';
 import { centsToDecimal, toCents } from '../money/money.js';
 

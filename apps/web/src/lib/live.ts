@@ -13,6 +13,7 @@ import {
   saleEventSchema,
   summaryEventSchema,
 } from '@wv/contracts';
+import { createDeliveryBatcher } from './delivery-batcher';
 import { isSessionActive, useSession } from './session';
 import { createSocket } from './socket';
 
@@ -90,39 +91,12 @@ function useLatest<T>(value: T) {
   return ref;
 }
 
-/** The shortest time between two deliveries of live events to the page. */
-export const LIVE_FLUSH_MS = 500;
-
-let queued: (() => void)[] = [];
-let flushTimer: number | undefined;
-let lastFlush = -Infinity;
-
-function flush(): void {
-  flushTimer = undefined;
-  lastFlush = performance.now();
-  const deliveries = queued;
-  queued = [];
-  // One batch: the query cache tells its screens once, so they draw once for all the events.
-  notifyManager.batch(() => {
-    for (const deliver of deliveries) deliver();
-  });
-}
-
-/**
- * Delivers events in batches, at most one per LIVE_FLUSH_MS (docs/web-app.md, "Fleet dashboard"): a fleet of
- * 1,000 machines sends hundreds of events a second, and a screen drawn again for each one keeps the browser's
- * main thread busy (charts, the map) so that typing and scrolling lag. The first event after a quiet spell goes
- * out at once; the rest wait for the next batch. Order is kept across every event name.
- */
-function enqueue(deliver: () => void): void {
-  queued.push(deliver);
-  if (flushTimer !== undefined) return;
-  flushTimer = window.setTimeout(flush, Math.max(0, lastFlush + LIVE_FLUSH_MS - performance.now()));
-}
+/** Live events and reconnections reach the page in batches, each drawn once (React Query's notifications batched). */
+const enqueue = createDeliveryBatcher(500, (deliverAll) => notifyManager.batch(deliverAll));
 
 /**
  * Calls `handler` with each valid payload of a live event while the component is mounted and a
- * session is active, in the batches described at `enqueue`. A payload that does not match the contract
+ * session is active, in batches (lib/delivery-batcher.ts). A payload that does not match the contract
  * is dropped (and logged).
  */
 export function useLiveEvent<E extends LiveEventName>(
@@ -167,9 +141,16 @@ export function useLiveConnect(onConnect: () => void, enabled = true): void {
   useEffect(() => {
     if (!enabled || !token) return;
     const socket = acquire(token);
-    const listener: Listener = () => latest.current();
+    let listening = true;
+    // Through the same batches as the events: an event that came before the connection dropped is applied before
+    // the refetch this asks for, never on top of its answer.
+    const listener: Listener = () =>
+      enqueue(() => {
+        if (listening) latest.current();
+      });
     socket.on('connect', listener);
     return () => {
+      listening = false;
       socket.off('connect', listener);
       release(socket);
     };

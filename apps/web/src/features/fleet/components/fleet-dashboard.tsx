@@ -1,8 +1,9 @@
 import type { Alarm } from '@wv/contracts';
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Loading } from '@/components/ui/loading';
 import { StatusMessage } from '@/components/ui/status-message';
 import { useTranslation } from '@/lib/i18n';
+import { lazyWithPreload } from '@/lib/lazy-with-preload';
 import { useFleetMachines } from '../api/get-fleet-machines';
 import { useLiveFleet } from '../hooks/use-live-fleet';
 import { HeadlineRow } from './headline-row';
@@ -12,9 +13,7 @@ import './fleet.css';
 
 // Leaflet is large: the map loads on its own, beside the table. Its download starts when the dashboard is first
 // drawn, while the machines are being fetched, not after they arrive.
-let fleetMap: Promise<typeof import('./fleet-map')> | undefined;
-const loadFleetMap = () => (fleetMap ??= import('./fleet-map'));
-const FleetMap = lazy(() => loadFleetMap().then((m) => ({ default: m.FleetMap })));
+const FleetMap = lazyWithPreload(() => import('./fleet-map').then((m) => ({ default: m.FleetMap })));
 
 interface FleetDashboardProps {
   showOwner: boolean;
@@ -31,7 +30,7 @@ export function FleetDashboard({ showOwner, alarms, alarmsError }: FleetDashboar
   const { t } = useTranslation();
   const machines = useFleetMachines();
   useLiveFleet();
-  useEffect(() => void loadFleetMap(), []);
+  useEffect(() => void FleetMap.preload(), []);
   return (
     <div className="stack fleet-dashboard">
       <HeadlineRow />

@@ -66,9 +66,7 @@ export function FleetMap({ machines }: { machines: readonly FleetMachine[] }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const markersRef = useRef(new Map<string, L.Marker>());
-  const drawnRef = useRef<{ looks: Map<string, string>; words?: unknown; statusText?: unknown }>({
-    looks: new Map(),
-  });
+  const drawnRef = useRef<{ looks: Map<string, string>; words?: unknown }>({ looks: new Map() });
   const popupRef = useRef<L.Popup | null>(null);
   const framedRef = useRef(false);
   const focusLinkRef = useRef(false);
@@ -135,10 +133,10 @@ export function FleetMap({ machines }: { machines: readonly FleetMachine[] }) {
     // What each marker shows, so that a refresh of 1,000 machines (their sales change every few seconds) touches
     // only the markers whose place, status or words changed (docs/web-app.md, "Fleet dashboard").
     const drawn = drawnRef.current;
-    if (drawn.words !== t || drawn.statusText !== statusText) {
+    // The words follow the language (statusText is made from t).
+    if (drawn.words !== t) {
       drawn.looks.clear();
       drawn.words = t;
-      drawn.statusText = statusText;
     }
     // Framed first: placing the markers and then moving the view would place every one of them twice.
     const bounds = boundsOf(placed);

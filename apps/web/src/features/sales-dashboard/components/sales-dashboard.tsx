@@ -1,7 +1,8 @@
-import { lazy, memo, Suspense, useEffect, useRef, useState } from 'react';
+import { memo, Suspense, useEffect, useRef, useState } from 'react';
 import { useNearViewport } from '@/hooks/use-near-viewport';
 import { formatCalendarDate, useToday } from '@/lib/dates';
 import { useTranslation } from '@/lib/i18n';
+import { lazyWithPreload } from '@/lib/lazy-with-preload';
 import { Loading } from '@/components/ui/loading';
 import { LiveIndicator } from '@/components/ui/live-indicator';
 import { StatusMessage } from '@/components/ui/status-message';
@@ -13,9 +14,7 @@ import { MachineSummaryCard, type MachineLinks } from './machine-summary-card';
 
 // recharts is large: the charts load on their own, beside the figures; the download starts when the dashboard is
 // first drawn. They are drawn again only when the overview changes, not on every render of the page around them.
-let fleetCharts: Promise<typeof import('./fleet-charts')> | undefined;
-const loadFleetCharts = () => (fleetCharts ??= import('./fleet-charts'));
-const FleetCharts = lazy(() => loadFleetCharts().then((m) => ({ default: memo(m.default) })));
+const FleetCharts = lazyWithPreload(() => import('./fleet-charts').then((m) => ({ default: memo(m.default) })));
 
 /**
  * The admin's and the manager's sales of a day (docs/web-app.md, "Screens"): a date picker (today by default, in
@@ -30,7 +29,7 @@ export function SalesDashboard({ links, machineId }: { links: MachineLinks; mach
   const overview = useFleetOverview(date);
   useLiveSalesViews();
   useEffect(() => {
-    if (machineId === undefined) void loadFleetCharts();
+    if (machineId === undefined) void FleetCharts.preload();
   }, [machineId]);
   const chartsRef = useRef<HTMLElement>(null);
   const chartsNear = useNearViewport(chartsRef);
