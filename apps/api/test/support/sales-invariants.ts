@@ -23,6 +23,25 @@ export async function waitUntilStored(db: Queryable, keys: Set<string>, timeoutM
 }
 
 /** Rollups equal the sums of the rows, per machine, day and kind (and month); returns the mismatches. */
+/**
+ * Waits until no sale has been stored for `quietMs` (or `timeoutMs` passed): what is still in the queue (sales
+ * taken before a crash but never acknowledged) has come out, so the next test does not find it in its own table.
+ */
+export async function waitUntilQuiet(db: Queryable, quietMs: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = -1;
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM sales');
+    const n = rows[0]!.n;
+    if (n !== last) {
+      last = n;
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 export async function rollupMismatches(db: Queryable): Promise<unknown[]> {
   const { rows } = await db.query(`
     WITH s AS (SELECT esp_id, local_date, kind, sum(price) p, sum(volume) v, count(*) n FROM sales GROUP BY 1, 2, 3),
