@@ -458,6 +458,13 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
       expect((await column(page, 'Bei'))[0]).toMatch(/^TZS \d{1,3}(,\d{3})*$/);
       await page.getByLabel('Safu kwa ukurasa').selectOption('50');
       await page.getByText('Ukurasa 1 kati ya 1').waitFor();
+      // The position line follows the chosen page size at once, while the previous page's ten rows stay
+      // until the 50-row page arrives: wait for its last row (earlier tests in this file add sales).
+      const { total } = await seed.get<{ total: number }>(
+        `/machines/${machine.espId}/coin-transactions?limit=10`,
+        managerToken,
+      );
+      await page.getByRole('cell', { name: String(total), exact: true }).waitFor();
       expect(await column(page, 'Bei')).toContain(money(3000));
       const waterTypes = new Set(await column(page, 'Aina ya Maji'));
       expect([...waterTypes].sort()).toEqual(['Baridi', 'Kawaida', 'Safi']);
