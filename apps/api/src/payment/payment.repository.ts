@@ -160,9 +160,11 @@ export class PaymentRepository {
 
   /**
    * The push of unknown outcome (its answer from Daraja was lost) that a paid callback of this phone number
-   * and amount belongs to: it learns its CheckoutRequestID. The callback names no card, so only a push
-   * still waiting (pending) qualifies, and only when it is the one such push: with two alike the money
-   * could go to the wrong card, and the statement, which names the account, settles them instead.
+   * and amount belongs to: it learns its CheckoutRequestID. So does a push still being sent: the callback
+   * can come before Daraja's answer is recorded, and a push whose worker stopped mid-send stays `sending`
+   * until its lease ends. The callback names no card, so only a push still waiting (pending) qualifies,
+   * and only when it is the one such push: with two alike the money could go to the wrong card, and the
+   * statement, which names the account, settles them instead.
    */
   async lockUnknownPush(
     m: EntityManager,
@@ -170,7 +172,7 @@ export class PaymentRepository {
   ): Promise<StoredPayment | null> {
     const rows: Row[] = await m.query(
       `SELECT ${COLUMNS} FROM payments p
-       WHERE p.provider = 'mpesa' AND p.method = 'stk' AND p.status = 'pending' AND p.push_state = 'unknown'
+       WHERE p.provider = 'mpesa' AND p.method = 'stk' AND p.status = 'pending' AND p.push_state IN ('sending', 'unknown')
          AND p.checkout_request_id IS NULL AND p.amount = $1::numeric
          AND regexp_replace(p.phone_number, '\\D', '', 'g') = $2
        ORDER BY p.created_at LIMIT 2 FOR UPDATE`,
@@ -203,7 +205,7 @@ export class PaymentRepository {
     const rows: Row[] = await m.query(
       `SELECT ${COLUMNS} FROM payments p
        WHERE p.provider = 'mpesa' AND p.method = 'stk' AND p.receipt IS NULL
-         AND (p.status = 'completed' OR (p.status = 'pending' AND p.push_state IN ('sent', 'unknown'))
+         AND (p.status = 'completed' OR (p.status = 'pending' AND p.push_state IN ('sending', 'sent', 'unknown'))
               OR (p.status = 'failed' AND p.push_state = 'unknown'))
          AND p.amount = $1::numeric AND p.account_reference = $2
          AND ($3::text IS NULL OR regexp_replace(p.phone_number, '\\D', '', 'g') LIKE '%' || $3)

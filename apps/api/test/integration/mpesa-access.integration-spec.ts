@@ -141,6 +141,37 @@ describe('M-Pesa top-ups: who may, and the outbox of pushes', () => {
     expect(w.sandbox.pushes().length - pushesBefore).toBe(1);
   });
 
+  it('credits once a paid callback that comes while the push is still being sent (before its answer is recorded)', async () => {
+    const card = await newCard(w);
+    const pushesBefore = w.sandbox.pushes().length;
+    w.sandbox.holdNextAnswers(1);
+    const res = await ask(card.card_id, w.attendant.token);
+    const held = await waitFor('the push at the sandbox', () =>
+      w.sandbox.pushes().find((p) => p.accountReference === card.card_id.slice(0, 12) && !p.result),
+    );
+    const [{ push_state: state }] = await w.t.dataSource.query(`SELECT push_state FROM payments WHERE id = $1`, [
+      res.body.paymentId,
+    ]);
+    expect(state).toBe('sending');
+    // The payer pays before Daraja's answer to the push reaches this server (or its worker stopped
+    // mid-send): the callback's CheckoutRequestID is not recorded yet, its phone and amount find the push.
+    w.sandbox.respond(held.checkoutRequestId, 'success', { copies: 2 });
+    await w.sandbox.idle();
+    const paid = await settled(w, res.body.paymentId);
+    expect(paid.receipt).toBe(held.receipt);
+    w.sandbox.releaseAnswers();
+    await waitFor('the answer recorded', async () => {
+      const rows = await w.t.dataSource.query(`SELECT push_state FROM payments WHERE id = $1`, [res.body.paymentId]);
+      return rows[0].push_state === 'sent';
+    });
+    expect((await paymentOf(w, res.body.paymentId)).status).toBe('completed');
+    expect(await balanceOf(w.t.dataSource, card.card_id)).toBe(paid.amount);
+    expect(await mobileCredits(w.t.dataSource, card.card_id)).toEqual([
+      { amount: paid.amount, reference: held.receipt },
+    ]);
+    expect(w.sandbox.pushes().length - pushesBefore).toBe(1);
+  });
+
   it('fails a push of unknown outcome that no callback claims, and the statement still completes it if it was paid', async () => {
     const card = await newCard(w);
     w.sandbox.dropNextAnswers(1);

@@ -114,6 +114,8 @@ export class DarajaSandbox {
   private readonly inFlight = new Set<Promise<void>>();
   private failures: { status: number; body: unknown }[] = [];
   private dropAnswers = 0;
+  private holdAnswers = 0;
+  private readonly heldAnswers: (() => void)[] = [];
   private c2bUrls: { validation: string; confirmation: string; responseType: string } | null = null;
   /** Requests per path, for tests that count calls (an STK push sent exactly once). */
   readonly calls = new Map<string, number>();
@@ -180,10 +182,25 @@ export class DarajaSandbox {
     this.dropAnswers += count;
   }
 
-  /** Forgets the failures and lost answers asked for and not yet used. */
+  /**
+   * The next `count` STK pushes are taken (the customer is asked) but their answers wait until
+   * `releaseAnswers()`: a slow Daraja, or a caller that stopped before reading the answer.
+   */
+  holdNextAnswers(count: number): void {
+    this.holdAnswers += count;
+  }
+
+  /** Sends the answers held back by `holdNextAnswers`. */
+  releaseAnswers(): void {
+    for (const answer of this.heldAnswers.splice(0)) answer();
+  }
+
+  /** Forgets the failures, lost and held answers asked for and not yet used, and sends the held ones. */
   clearFaults(): void {
     this.failures = [];
     this.dropAnswers = 0;
+    this.holdAnswers = 0;
+    this.releaseAnswers();
   }
 
   /** Resolves once every callback scheduled so far was delivered (or lost). */
@@ -210,6 +227,7 @@ export class DarajaSandbox {
     const server = this.server;
     if (!server) return;
     this.server = undefined;
+    this.heldAnswers.length = 0;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
@@ -431,13 +449,20 @@ export class DarajaSandbox {
       res.socket?.destroy();
       return;
     }
-    json(res, 200, {
-      MerchantRequestID: push.merchantRequestId,
-      CheckoutRequestID: push.checkoutRequestId,
-      ResponseCode: '0',
-      ResponseDescription: 'Success. Request accepted for processing',
-      CustomerMessage: 'Success. Request accepted for processing',
-    });
+    const answer = () =>
+      json(res, 200, {
+        MerchantRequestID: push.merchantRequestId,
+        CheckoutRequestID: push.checkoutRequestId,
+        ResponseCode: '0',
+        ResponseDescription: 'Success. Request accepted for processing',
+        CustomerMessage: 'Success. Request accepted for processing',
+      });
+    if (this.holdAnswers > 0) {
+      this.holdAnswers--;
+      this.heldAnswers.push(answer);
+      return;
+    }
+    answer();
   }
 
   private answerAutomatically(push: SandboxPush): void {
