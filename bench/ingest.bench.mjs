@@ -1,176 +1,325 @@
 // npm run bench -- ingest
-// Simulated machines publish QoS 1 sales. Two modes:
-//  - BENCH_RATE=N (open loop, the default at 10,000/s): the fleet publishes N sales per second on a
-//    fixed schedule whatever the broker does, and PUBACK latency counts from the scheduled send time,
-//    so a server that falls behind shows its queueing in the latency instead of slowing the load;
-//  - BENCH_RATE=0 (closed loop): as fast as the broker acknowledges, BENCH_WINDOW in flight per machine.
-// Reports sales/s committed end to end (publish → rows and rollups in PostgreSQL), PUBACK latency
-// p50/p99, and, in the same run, a plain 1000-row INSERT … ON CONFLICT DO NOTHING of the same rows
-// into the same table shape, with the ratio.
-import mqtt from 'mqtt';
-import pg from 'pg';
+// Sales over MQTT QoS 1 into PostgreSQL, end to end, beside the physical ceilings measured in the same run.
+//
+// 1. Baselines (median of 3, each into a fresh table shaped like `sales`, with its indexes): a plain
+//    1000-row INSERT … ON CONFLICT DO NOTHING, and COPY FROM STDIN, of rows like the bench's sales.
+// 2. Open loop at BENCH_LOAD (0.5) × the INSERT baseline just measured (or BENCH_RATE sales/s): the fleet
+//    publishes on a fixed schedule whatever the broker does; PUBACK latency counts from each sale's due
+//    time, so a server that falls behind shows its queueing as latency instead of slowing the load.
+// 3. Closed loop: BENCH_WINDOW publishes in flight per machine, the next one sent at each PUBACK: the
+//    rate the pipeline saturates at.
+// Each phase: a BENCH_WARMUP-second warm-up, then BENCH_SECONDS measured. The load comes from
+// BENCH_GENERATORS separate processes (bench/lib/ingest-generator.mjs), which report their own CPU and
+// how late they sent. The program runs as two processes (api+broker, worker) unless BENCH_SPLIT=false.
+// CPU of every process from /proc, as a share of one core; memory as peak RSS (PSS summed for PostgreSQL).
+// BENCH_PROFILE=DIR writes V8 CPU profiles of the server processes and the generators into DIR.
+// BENCH_PHASES=open,closed chooses the phases.
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { percentile, report } from './lib/report.mjs';
+import { mb, rssOf } from './lib/measure.mjs';
+import { cpuMeter, pidsNamed, pssBytes } from './lib/proc.mjs';
 import { adminToken, benchDeployment, provisionMachines, startProcess } from './lib/stack.mjs';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const MACHINES = Number(process.env.BENCH_MACHINES ?? 200);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 16);
-const RATE = Number(process.env.BENCH_RATE ?? 10_000);
-// Sales of the first BENCH_WARMUP seconds (JIT, pools, the first rollup rows) are stored and checked
-// but not timed; the figures are over the BENCH_SECONDS after it.
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
+const LOAD = Number(process.env.BENCH_LOAD ?? 0.5);
+const FIXED_RATE = Number(process.env.BENCH_RATE ?? 0);
+const GENERATORS = Number(process.env.BENCH_GENERATORS ?? 2);
+const NICE = process.env.BENCH_GENERATOR_NICE === 'true';
+const BASELINE_ROWS = Number(process.env.BENCH_BASELINE_ROWS ?? 100_000);
 const SPLIT = process.env.BENCH_SPLIT !== 'false';
+const PHASES = (process.env.BENCH_PHASES ?? 'open,closed').split(',');
+const PROFILE = process.env.BENCH_PROFILE;
+/** Sales PUBACKed but not in PostgreSQL this long after the last PUBACK count as lost. */
+const COMMIT_TIMEOUT_MS = 120_000;
 
-// Every simulated machine connects from 127.0.0.1: lift the per-address limits meant for the field.
-const deployment = await benchDeployment('ingest', { MQTT_CONNECT_RATE: '100000', HTTP_RATE_LIMIT: '100000' });
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+const round = (v, digits = 1) => Number(v.toFixed(digits));
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+if (PROFILE) {
+  mkdirSync(PROFILE, { recursive: true });
+  process.env.BENCH_NODE_ARGS = `${process.env.BENCH_NODE_ARGS ?? ''} --cpu-prof --cpu-prof-dir=${PROFILE}`;
+}
+
+// Every simulated machine connects from 127.0.0.1: lift the per-address limits meant for the field. The
+// database is named after this process, so that two runs can share the machine (the busy measurement).
+const deployment = await benchDeployment(`ingest_${process.pid}`, {
+  MQTT_CONNECT_RATE: '100000',
+  HTTP_RATE_LIMIT: '100000',
+});
 const { env } = deployment;
-// Two processes by default (APP_ROLES): the broker and API on one core, the workers on the other.
 const procs = SPLIT
   ? [await startProcess({ ...env, APP_ROLES: 'api,broker' }), await startProcess({ ...env, APP_ROLES: 'worker' })]
   : [await startProcess(env)];
 const front = procs[0];
 const base = `http://127.0.0.1:${front.httpPort}`;
 const machines = await provisionMachines(base, await adminToken(base), MACHINES, 'BENCH');
-
-const latencies = [];
-let pubacked = 0;
-let running = true;
-const clients = await Promise.all(
-  machines.map((m) =>
-    mqtt.connectAsync(`mqtt://127.0.0.1:${front.mqttPort}`, {
-      clientId: m.espId,
-      username: m.espId,
-      password: m.deviceKey,
-      protocolVersion: 4,
-      reconnectPeriod: 0,
-    }),
-  ),
-);
-const salesTopic = (espId) => `wv/v1/machines/${espId}/sales`;
-/** The n-th sale of a machine or of the run: a third on cards, every water type and four volumes. */
-function saleNumber(n) {
-  const volume = [1, 5, 10, 20][n % 4];
-  return JSON.stringify({
-    eventId: randomUUID(),
-    kind: n % 3 ? 'coin' : 'card',
-    price: volume * 40,
-    volume,
-    waterType: ['pure', 'fresh', 'cold'][n % 3],
-    ...(n % 3 ? {} : { cardId: `CARD-${n % 50}` }),
-  });
-}
-
-async function publisher(client, espId) {
-  let n = 0;
-  const loop = async () => {
-    while (running) {
-      const sale = saleNumber(n++);
-      const t0 = performance.now();
-      await client.publishAsync(salesTopic(espId), sale, { qos: 1 });
-      if (t0 >= measureFrom) latencies.push(performance.now() - t0);
-      pubacked++;
-    }
-  };
-  await Promise.all(Array.from({ length: WINDOW }, loop));
-}
-
-/** Open loop: sale k of the run is due at started + k / RATE seconds, on machine k mod MACHINES. */
-async function scheduled() {
-  const inFlight = new Set();
-  let k = 0;
-  while (running) {
-    const due = Math.floor(((performance.now() - started) / 1000) * RATE);
-    for (; k < due; k++) {
-      const i = k % MACHINES;
-      const dueAt = started + (k / RATE) * 1000;
-      const p = clients[i].publishAsync(salesTopic(machines[i].espId), saleNumber(k), { qos: 1 }).then(() => {
-        if (dueAt >= measureFrom) latencies.push(performance.now() - dueAt);
-        pubacked++;
-        inFlight.delete(p);
-      });
-      inFlight.add(p);
-    }
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  await Promise.all(inFlight);
-}
-
 const db = new pg.Client({ connectionString: deployment.databaseUrl });
 await db.connect();
-const started = performance.now();
-const measureFrom = started + WARMUP * 1000;
-const work = RATE > 0 ? [scheduled()] : clients.map((c, i) => publisher(c, machines[i].espId));
-const ticker = setInterval(
-  () => process.stdout.write(`\r  ${((performance.now() - started) / 1000).toFixed(0)} s: ${pubacked} PUBACKed`),
-  5000,
-);
-await new Promise((r) => setTimeout(r, WARMUP * 1000));
-const committedAtWarmupEnd = Number((await db.query('SELECT count(*)::int AS n FROM sales')).rows[0].n);
-await new Promise((r) => setTimeout(r, SECONDS * 1000));
-running = false;
-await Promise.all(work);
-const publishEnded = performance.now();
-clearInterval(ticker);
-let committed = 0;
-for (;;) {
-  committed = Number((await db.query('SELECT count(*)::int AS n FROM sales')).rows[0].n);
-  if (committed >= pubacked) break;
-  await new Promise((r) => setTimeout(r, 100));
-}
-const committedAt = performance.now();
-const [{ sum: rollupCount }] = (await db.query('SELECT sum(sales_count)::int AS sum FROM sales_daily')).rows;
-await Promise.all(clients.map((c) => c.endAsync(true)));
 
-// Baseline: the same rows, 1000 per INSERT … ON CONFLICT DO NOTHING, into a table of the same shape.
-await db.query('CREATE TABLE baseline_sales (LIKE sales INCLUDING ALL)');
-const { rows } = await db.query(
-  'SELECT esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date, received_at, source FROM sales ORDER BY id',
-);
-const baselineStart = performance.now();
-for (let i = 0; i < rows.length; i += 1000) {
-  const chunk = rows.slice(i, i + 1000);
-  const values = [];
-  const params = [];
-  chunk.forEach((r, j) => {
-    const b = j * 11;
-    values.push(`(${Array.from({ length: 11 }, (_, k) => `$${b + k + 1}`).join(',')})`);
-    params.push(
-      r.esp_id,
-      r.event_id,
-      r.kind,
-      r.price,
-      r.volume,
-      r.water_type,
-      r.card_id,
-      r.sold_at,
-      r.local_date,
-      r.received_at,
-      r.source,
-    );
+// ---- 1. Baselines -------------------------------------------------------------------------------------
+const COLUMNS = 'esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date, received_at, source';
+
+function baselineRows(count) {
+  const today = new Date().toISOString().slice(0, 10);
+  return Array.from({ length: count }, (_, n) => {
+    const volume = [1, 5, 10, 20][n % 4];
+    const at = new Date();
+    return [
+      machines[n % machines.length].espId,
+      randomUUID(),
+      n % 3 ? 'coin' : 'card',
+      (volume * 40).toFixed(2),
+      volume.toFixed(3),
+      ['pure', 'fresh', 'cold'][n % 3],
+      n % 3 ? null : `CARD-${n % 50}`,
+      at,
+      today,
+      at,
+      'mqtt',
+    ];
   });
-  await db.query(
-    `INSERT INTO baseline_sales (esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date, received_at, source) VALUES ${values.join(',')} ON CONFLICT (esp_id, event_id) DO NOTHING`,
-    params,
-  );
 }
-const baselineRate = rows.length / ((performance.now() - baselineStart) / 1000);
+
+async function insertBaseline(rows) {
+  await db.query('DROP TABLE IF EXISTS baseline_sales; CREATE TABLE baseline_sales (LIKE sales INCLUDING ALL)');
+  const started = performance.now();
+  for (let i = 0; i < rows.length; i += 1000) {
+    const chunk = rows.slice(i, i + 1000);
+    const values = chunk.map((_, j) => `(${Array.from({ length: 11 }, (_, k) => `$${j * 11 + k + 1}`).join(',')})`);
+    await db.query(
+      `INSERT INTO baseline_sales (${COLUMNS}) VALUES ${values.join(',')} ON CONFLICT (esp_id, event_id) DO NOTHING`,
+      chunk.flat(),
+    );
+  }
+  return rows.length / ((performance.now() - started) / 1000);
+}
+
+async function copyBaseline(rows) {
+  await db.query('DROP TABLE IF EXISTS baseline_sales; CREATE TABLE baseline_sales (LIKE sales INCLUDING ALL)');
+  const text = (v) => (v === null ? '\\N' : v instanceof Date ? v.toISOString() : String(v));
+  const started = performance.now();
+  const lines = (function* () {
+    for (let i = 0; i < rows.length; i += 1000) {
+      yield (
+        rows
+          .slice(i, i + 1000)
+          .map((r) => r.map(text).join('\t'))
+          .join('\n') + '\n'
+      );
+    }
+  })();
+  await pipeline(Readable.from(lines), db.query(copyFrom(`COPY baseline_sales (${COLUMNS}) FROM STDIN`)));
+  return rows.length / ((performance.now() - started) / 1000);
+}
+
+const insertRates = [];
+const copyRates = [];
+for (let i = 0; i < 3; i++) {
+  insertRates.push(await insertBaseline(baselineRows(BASELINE_ROWS)));
+  copyRates.push(await copyBaseline(baselineRows(BASELINE_ROWS)));
+}
+await db.query('DROP TABLE baseline_sales');
+const insertBaselineRate = median(insertRates);
+const copyBaselineRate = median(copyRates);
+console.log(
+  `  baselines: INSERT ${insertRates.map(Math.round).join(', ')} rows/s, COPY ${copyRates.map(Math.round).join(', ')} rows/s`,
+);
+
+// ---- 2. The load generators ----------------------------------------------------------------------------
+const generators = await Promise.all(
+  Array.from({ length: GENERATORS }, async (_, g) => {
+    const child = fork(new URL('./lib/ingest-generator.mjs', import.meta.url).pathname, {
+      serialization: 'advanced',
+      execArgv: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [],
+    });
+    process.once('exit', () => child.kill('SIGKILL'));
+    // The generators share the cores with the server: at the lowest priority they take what the server
+    // leaves, instead of taking turns with it. A generator that cannot keep up says so (lateness), and its
+    // lateness counts in the latency, which is timed from each sale's due time.
+    if (NICE) setPriority(child.pid, 19);
+    const share = machines.filter((_, i) => i % GENERATORS === g);
+    const next = nextMessage(child);
+    child.send({ cmd: 'connect', port: front.mqttPort, machines: share });
+    await next;
+    return { child, machines: share.length };
+  }),
+);
+
+function nextMessage(child) {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message) => {
+      if (message.ev === 'error') return reject(new Error(`generator: ${message.message}`));
+      child.off('message', onMessage);
+      resolve(message);
+    };
+    child.on('message', onMessage);
+  });
+}
+
+const committed = async () =>
+  Number((await db.query('SELECT coalesce(sum(sales_count), 0)::bigint AS n FROM sales_daily')).rows[0].n);
+
+const meter = cpuMeter({
+  broker: () => [front.child.pid],
+  ...(SPLIT ? { worker: () => [procs[1].child.pid] } : {}),
+  generators: () => generators.map((g) => g.child.pid),
+  PostgreSQL: () => pidsNamed('postgres'),
+  Redis: () => pidsNamed('redis-server'),
+  bench: () => [process.pid],
+});
+
+let pubackedSoFar = 0;
+
+async function runPhase(mode, rate) {
+  const startAt = now() + 300;
+  const measureFrom = startAt + WARMUP * 1000;
+  const endAt = measureFrom + SECONDS * 1000;
+  const peaks = { broker: 0, worker: 0, generators: 0 };
+  const sampleMemory = () => {
+    peaks.broker = Math.max(peaks.broker, rssOf(front.child.pid));
+    if (SPLIT) peaks.worker = Math.max(peaks.worker, rssOf(procs[1].child.pid));
+    peaks.generators = Math.max(
+      peaks.generators,
+      generators.reduce((sum, g) => sum + rssOf(g.child.pid), 0),
+    );
+  };
+  const memoryTimer = setInterval(sampleMemory, 500);
+  const ticker = setInterval(
+    () => process.stdout.write(`\r  ${mode} loop: ${((now() - startAt) / 1000).toFixed(0)} s`),
+    5000,
+  );
+  const done = generators.map((g) => nextMessage(g.child));
+  generators.forEach((g, i) =>
+    g.child.send({
+      cmd: 'run',
+      mode,
+      rate: rate / GENERATORS,
+      window: WINDOW,
+      startAt,
+      measureFrom,
+      endAt,
+      firstSale: i * 1_000_000_000,
+    }),
+  );
+  await sleep(measureFrom - now());
+  meter.mark();
+  const committedAtMeasure = await committed();
+  await sleep(endAt - now());
+  const cpu = meter.shares();
+  const results = await Promise.all(done);
+  clearInterval(ticker);
+  clearInterval(memoryTimer);
+  sampleMemory();
+  const pubacked = results.reduce((sum, r) => sum + r.pubacked, 0);
+  const sent = results.reduce((sum, r) => sum + r.sent, 0);
+  pubackedSoFar += pubacked;
+  const lastPubackAt = results.reduce((a, r) => Math.max(a, r.lastPubackAt), 0);
+  let stored = await committed();
+  while (stored < pubackedSoFar && now() - lastPubackAt < COMMIT_TIMEOUT_MS) {
+    await sleep(50);
+    stored = await committed();
+  }
+  const committedAt = now();
+  const latencies = results.flatMap((r) => [...r.latencies]);
+  const lateness = results.flatMap((r) => [...r.lateness]);
+  const measuredSeconds = (committedAt - measureFrom) / 1000;
+  const pgMemory = pidsNamed('postgres').reduce((sum, pid) => sum + pssBytes(pid), 0);
+  const redisMemory = pidsNamed('redis-server').reduce((sum, pid) => sum + pssBytes(pid), 0);
+  const late = lateness.filter((ms) => ms > 10).length;
+  return {
+    sent,
+    pubacked,
+    lost: Math.max(0, pubackedSoFar - stored),
+    endToEnd: (stored - committedAtMeasure) / measuredSeconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies.reduce((a, b) => Math.max(a, b), 0),
+    lagMs: Math.max(0, committedAt - lastPubackAt),
+    lateP99: lateness.length ? percentile(lateness, 99) : 0,
+    lateShare: lateness.length ? late / lateness.length : 0,
+    generatorCpu: results.reduce((sum, r) => sum + r.cpuShare, 0),
+    cpu,
+    memory: { ...peaks, PostgreSQL: pgMemory, Redis: redisMemory },
+  };
+}
+
+const offered = FIXED_RATE > 0 ? FIXED_RATE : Math.round(LOAD * insertBaselineRate);
+const figures = {
+  'baseline: 1000-row INSERT … ON CONFLICT rows/s (median of 3)': Math.round(insertBaselineRate),
+  'baseline: COPY FROM STDIN rows/s (median of 3)': Math.round(copyBaselineRate),
+};
+const cpuLine = ({ cpu }) =>
+  [
+    ...Object.entries(cpu.shares).map(([name, share]) => `${name} ${Math.round(share * 100)}`),
+    `other ${Math.round(Math.max(0, cpu.machineBusy - Object.values(cpu.shares).reduce((a, b) => a + b, 0)) * 100)}`,
+    `(machine ${Math.round(cpu.machineBusy * 100)} of ${cpu.cores * 100})`,
+  ].join(', ');
+const memoryLine = ({ memory }) =>
+  Object.entries(memory)
+    .filter(([, bytes]) => bytes > 0)
+    .map(([name, bytes]) => `${name} ${mb(bytes)}`)
+    .join(', ');
+
+for (const mode of PHASES) {
+  const r = await runPhase(mode, offered);
+  process.stdout.write('\n');
+  const label = mode === 'open' ? `open loop at ${offered}/s` : `closed loop (${WINDOW} in flight per machine)`;
+  if (mode === 'open') {
+    figures[`${label}: offered / baseline`] = round(offered / insertBaselineRate, 2);
+  }
+  Object.assign(figures, {
+    [`${label}: sales/s end to end (rows + rollups)`]: Math.round(r.endToEnd),
+    [`${label}: end to end / INSERT baseline`]: round(r.endToEnd / insertBaselineRate, 2),
+    [`${label}: PUBACK p50 / p99 / max (ms)`]: `${round(r.p50)} / ${round(r.p99)} / ${round(r.max)}`,
+    [`${label}: commit lag after the last PUBACK (ms)`]: Math.round(r.lagMs),
+    [`${label}: PUBACKed sales not stored`]: r.lost,
+    [`${label}: CPU, % of one core`]: cpuLine(r),
+    [`${label}: memory (MB; RSS, PSS for PostgreSQL and Redis)`]: memoryLine(r),
+  });
+  if (mode === 'open') {
+    figures[`${label}: generators sent late (>10 ms) / p99 lateness (ms)`] =
+      `${round(r.lateShare * 100, 2)} % / ${round(r.lateP99)}`;
+  }
+  if (mode === 'open' && r.lateShare > 0.01) {
+    console.log(
+      `  the generators fell behind their schedule: ${round(r.lateShare * 100, 1)} % of sales sent over 10 ms late`,
+    );
+  }
+}
+
+const [{ rows: rowCount }] = [await db.query('SELECT count(*)::bigint AS rows FROM sales')];
+const rollups = await committed();
+figures['rows equal their rollups'] = Number(rowCount[0].rows) === rollups;
+
+await Promise.all(
+  generators.map(
+    (g) =>
+      new Promise((resolve) => {
+        g.child.once('exit', resolve);
+        g.child.send({ cmd: 'end' });
+      }),
+  ),
+);
 await db.end();
 await deployment.teardown(procs);
 
-const pipelineRate = (committed - committedAtWarmupEnd) / ((committedAt - measureFrom) / 1000);
 report({
   name: 'ingest',
-  figures: {
-    'sales committed end to end': committed,
-    'seconds publishing (after a warm-up)': `${Number(((publishEnded - measureFrom) / 1000).toFixed(1))} (${WARMUP})`,
-    'commit lag after last PUBACK (ms)': Math.round(committedAt - publishEnded),
-    'sales/s end to end (MQTT QoS 1 → rows + rollups)': Math.round(pipelineRate),
-    'PUBACK p50 (ms)': Number(percentile(latencies, 50).toFixed(1)),
-    'PUBACK p99 (ms)': Number(percentile(latencies, 99).toFixed(1)),
-    'baseline: 1000-row INSERT … ON CONFLICT rows/s': Math.round(baselineRate),
-    'ratio pipeline / baseline': Number((pipelineRate / baselineRate).toFixed(2)),
-    'rollup count equals rows': rollupCount === committed,
-  },
-  notes: `${MACHINES} machines, ${RATE > 0 ? `${RATE} sales/s offered on a fixed schedule (open loop; latency from the scheduled time)` : `${WINDOW} publishes in flight each (closed loop)`}, ${SPLIT ? 'api+broker and worker as two processes' : 'one process'}, on this machine with PostgreSQL and Redis.`,
+  figures,
+  notes:
+    `${MACHINES} machines over MQTT 3.1.1 from ${GENERATORS} generator processes, sales at QoS 1; ` +
+    `${WARMUP} s warm-up then ${SECONDS} s measured per phase; ` +
+    `${SPLIT ? 'api+broker and worker as two processes' : 'one process'}, with PostgreSQL and Redis on this machine.`,
 });

@@ -1,0 +1,244 @@
+// A load generator process of the ingest benchmark (bench/ingest.bench.mjs), forked with
+// `serialization: 'advanced'`. It plays a share of the fleet's machines over plain TCP: MQTT 3.1.1
+// packets are encoded and decoded with `mqtt-packet` (the codec of mqtt.js and Aedes) without a client
+// library's stores and promises, so that the generator spends little of the CPU it shares with the
+// server, and it reports what it did spend.
+//
+// Messages from the parent:
+//   { cmd: 'connect', port, machines: [{ espId, deviceKey }] }  → { ev: 'connected' }
+//   { cmd: 'run', mode: 'open' | 'closed', rate, window, startAt, measureFrom, endAt, firstSale }
+//                                                               → { ev: 'done', ... }  (see run())
+//   { cmd: 'end' }                                              → closes its connections and exits
+//
+// Times are epoch milliseconds with fractions (performance.timeOrigin + performance.now()), comparable
+// between the processes of one machine.
+import { connect as tcpConnect } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import mqttPacket from 'mqtt-packet';
+
+const now = () => performance.timeOrigin + performance.now();
+const MQTT = { protocolVersion: 4 };
+/** PUBLISH packets a connection may have unacknowledged: MQTT packet ids are 16 bits. */
+const MAX_IN_FLIGHT = 60_000;
+
+class Machine {
+  constructor(espId, deviceKey) {
+    this.espId = espId;
+    this.deviceKey = deviceKey;
+    this.topic = `wv/v1/machines/${espId}/sales`;
+    this.nextId = 1;
+    /** packet id → epoch ms the latency counts from */
+    this.waiting = new Map();
+    this.corked = false;
+  }
+
+  open(port, onPuback) {
+    return new Promise((resolve, reject) => {
+      const socket = tcpConnect({ host: '127.0.0.1', port, noDelay: true });
+      const parser = mqttPacket.parser(MQTT);
+      this.socket = socket;
+      parser.on('packet', (packet) => {
+        if (packet.cmd === 'puback') {
+          const from = this.waiting.get(packet.messageId);
+          if (from === undefined) return;
+          this.waiting.delete(packet.messageId);
+          onPuback(this, from);
+        } else if (packet.cmd === 'connack') {
+          if (packet.returnCode === 0) resolve();
+          else reject(new Error(`${this.espId}: CONNACK ${packet.returnCode}`));
+        }
+      });
+      parser.on('error', (error) => socket.destroy(error));
+      socket.on('data', (chunk) => parser.parse(chunk));
+      socket.once('error', reject);
+      socket.on('close', () => {
+        if (!this.ending) process.send?.({ ev: 'error', message: `${this.espId}: the broker closed the connection` });
+      });
+      socket.write(
+        mqttPacket.generate(
+          {
+            cmd: 'connect',
+            protocolId: 'MQTT',
+            protocolVersion: 4,
+            clean: true,
+            clientId: this.espId,
+            username: this.espId,
+            password: Buffer.from(this.deviceKey),
+            keepalive: 60,
+          },
+          MQTT,
+        ),
+      );
+    });
+  }
+
+  get inFlight() {
+    return this.waiting.size;
+  }
+
+  /** Writes one sale; several writes in one turn of the event loop leave in one syscall (cork). */
+  publish(payload, from) {
+    if (this.waiting.size >= MAX_IN_FLIGHT) return false;
+    let id = this.nextId;
+    while (this.waiting.has(id)) id = (id % 65535) + 1;
+    this.nextId = (id % 65535) + 1;
+    this.waiting.set(id, from);
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
+    this.socket.write(
+      mqttPacket.generate(
+        { cmd: 'publish', topic: this.topic, payload, qos: 1, messageId: id, retain: false, dup: false },
+        MQTT,
+      ),
+    );
+    return true;
+  }
+
+  ping() {
+    this.socket.write(mqttPacket.generate({ cmd: 'pingreq' }, MQTT));
+  }
+
+  close() {
+    this.ending = true;
+    this.socket.end(mqttPacket.generate({ cmd: 'disconnect' }, MQTT));
+  }
+}
+
+/** The n-th sale of the run: a third on cards, every water type and four volumes. */
+function sale(n) {
+  const volume = [1, 5, 10, 20][n % 4];
+  return JSON.stringify({
+    eventId: randomUUID(),
+    kind: n % 3 ? 'coin' : 'card',
+    price: volume * 40,
+    volume,
+    waterType: ['pure', 'fresh', 'cold'][n % 3],
+    ...(n % 3 ? {} : { cardId: `CARD-${n % 50}` }),
+  });
+}
+
+let machines = [];
+let phase = null;
+let pingTimer;
+
+function onPuback(machine, from) {
+  const t = now();
+  const p = phase;
+  if (!p) return;
+  p.pubacked++;
+  p.lastPubackAt = t;
+  if (from >= p.measureFrom) p.latencies.push(t - from);
+  if (p.mode === 'closed' && t < p.endAt) send(machine, t);
+  if (p.pubacked === p.sent && p.stopped) finish();
+}
+
+function send(machine, from) {
+  const p = phase;
+  if (!machine.publish(sale(p.firstSale + p.issued++), from)) return false;
+  p.sent++;
+  return true;
+}
+
+/**
+ * Open loop: sale j of this generator is due at startAt + j / rate ms, on its machines in turn, whatever the
+ * broker does; latency counts from the due time, so a server that falls behind shows it as latency. A sale
+ * sent more than a millisecond after it was due was late: the generator reports how late, so that its own
+ * lag is not taken for the server's.
+ */
+function openLoop() {
+  const p = phase;
+  const perMs = p.rate / 1000;
+  const tick = () => {
+    const t = now();
+    const until = Math.min(t, p.endAt);
+    const due = Math.floor((until - p.startAt) * perMs);
+    for (; p.next < due; p.next++) {
+      const dueAt = p.startAt + p.next / perMs;
+      if (dueAt >= p.measureFrom) p.lateness.push(t - dueAt);
+      if (!send(machines[p.next % machines.length], dueAt)) p.refusedLocally++;
+    }
+    if (t >= p.endAt) return stop();
+    setTimeout(tick, 1);
+  };
+  tick();
+}
+
+/** Closed loop: `window` sales in flight per machine, the next sent as each PUBACK comes. */
+function closedLoop() {
+  const p = phase;
+  const t = now();
+  for (const machine of machines) for (let i = 0; i < p.window; i++) send(machine, t);
+  setTimeout(stop, Math.max(0, p.endAt - now()));
+}
+
+function stop() {
+  phase.stopped = true;
+  if (phase.pubacked === phase.sent) finish();
+}
+
+function finish() {
+  const p = phase;
+  if (p.finished) return;
+  p.finished = true;
+  const cpu = process.cpuUsage(p.cpuAtMeasure);
+  const measuredMs = Math.max(1, now() - p.measureFrom);
+  phase = null;
+  process.send({
+    ev: 'done',
+    sent: p.sent,
+    pubacked: p.pubacked,
+    lastPubackAt: p.lastPubackAt,
+    latencies: Float64Array.from(p.latencies),
+    lateness: Float64Array.from(p.lateness),
+    refusedLocally: p.refusedLocally,
+    cpuShare: (cpu.user + cpu.system) / 1000 / measuredMs,
+  });
+}
+
+process.on('message', async (message) => {
+  try {
+    if (message.cmd === 'connect') {
+      machines = message.machines.map((m) => new Machine(m.espId, m.deviceKey));
+      await Promise.all(machines.map((m) => m.open(message.port, onPuback)));
+      pingTimer = setInterval(() => machines.forEach((m) => m.ping()), 30_000);
+      process.send({ ev: 'connected' });
+    } else if (message.cmd === 'run') {
+      phase = {
+        ...message,
+        next: 0,
+        issued: 0,
+        sent: 0,
+        pubacked: 0,
+        cpuAtMeasure: process.cpuUsage(),
+        lastPubackAt: 0,
+        latencies: [],
+        lateness: [],
+        refusedLocally: 0,
+        stopped: false,
+        finished: false,
+      };
+      const wait = Math.max(0, message.startAt - now());
+      setTimeout(() => {
+        const cpuAt = setTimeout(
+          () => (phase.cpuAtMeasure = process.cpuUsage()),
+          Math.max(0, message.measureFrom - now()),
+        );
+        cpuAt.unref();
+        if (message.mode === 'open') openLoop();
+        else closedLoop();
+      }, wait);
+    } else if (message.cmd === 'end') {
+      clearInterval(pingTimer);
+      machines.forEach((m) => m.close());
+      setTimeout(() => process.exit(0), 200);
+    }
+  } catch (error) {
+    process.send({ ev: 'error', message: error.message });
+  }
+});
