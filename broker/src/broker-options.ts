@@ -45,7 +45,7 @@ export function resolveBrokerOptions(options: BrokerOptions = {}): ResolvedBroke
     concurrency: positive('concurrency', options.concurrency, 100, 1),
     saleBatchSize: positive('saleBatchSize', options.saleBatchSize, 500, 1),
     saleBatchLingerMs: positive('saleBatchLingerMs', options.saleBatchLingerMs, 2),
-    saleFlushConcurrency: positive('saleFlushConcurrency', options.saleFlushConcurrency, 2, 1),
+    saleFlushConcurrency: positive('saleFlushConcurrency', options.saleFlushConcurrency, 1, 1),
     persistTimeout: positive('persistTimeout', options.persistTimeout, 30_000),
     // 0 lifts the limit. Many machines may share a carrier's NAT address, so keep it generous.
     connectionsPerSecondPerAddress: positive(

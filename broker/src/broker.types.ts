@@ -85,7 +85,11 @@ export interface BrokerOptions {
   saleBatchSize?: number;
   /** Milliseconds the first sale of a batch waits for company. Default 2. */
   saleBatchLingerMs?: number;
-  /** Full batches that may be persisted at the same time. Default 2. */
+  /**
+   * Full batches that may be persisted at the same time. Default 1: what arrives during a flush goes out
+   * in the next one, so batches grow with the load and the workers get fewer, larger jobs
+   * (docs/performance.md).
+   */
   saleFlushConcurrency?: number;
   /** Milliseconds after which a `persistSales` call counts as failed. Default 30 000. */
   persistTimeout?: number;

@@ -31,7 +31,20 @@ export type AclDenial = 'wildcard' | 'foreign-topic' | 'not-allowed';
 export type PublishDecision = { allowed: true; kind: DevicePublishKind } | { allowed: false; denial: AclDenial };
 export type SubscribeDecision = { allowed: true } | { allowed: false; denial: AclDenial };
 
+/**
+ * Built once per subject: a connected device's identity is one object for its session, and this check runs
+ * twice for every publish (authorization, then routing), which made building the map a hot spot of ingest
+ * (docs/performance.md).
+ */
+const publishableBySubject = new WeakMap<AclSubject, Map<string, DevicePublishKind>>();
+
 function publishableTopics(subject: AclSubject): Map<string, DevicePublishKind> {
+  let topics = publishableBySubject.get(subject);
+  if (!topics) publishableBySubject.set(subject, (topics = buildPublishableTopics(subject)));
+  return topics;
+}
+
+function buildPublishableTopics(subject: AclSubject): Map<string, DevicePublishKind> {
   if (subject.kind === 'provisioning') return new Map([[buildHelloTopic(subject.mac), 'hello']]);
   return new Map<string, DevicePublishKind>([
     [buildSalesTopic(subject.espId), 'sales'],

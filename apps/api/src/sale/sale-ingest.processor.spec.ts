@@ -3,7 +3,7 @@ import type { Job } from 'bullmq';
 import type { AppConfig } from '../config/app-config.js';
 import { LIVE_JOBS_PER_BACKFILL_JOB, SaleIngestProcessor } from './sale-ingest.processor.js';
 import type { SaleIngestQueue } from './sale-ingest.queue.js';
-import type { SaleIngestService } from './sale-ingest.service.js';
+import type { QueuedSalesMessage, SaleIngestService } from './sale-ingest.service.js';
 import type { SalesIngestJob } from './sale-ingest.types.js';
 
 // The backfill lane's fair share (docs/architecture.md, "Backfill and live sales"): strict priority
@@ -25,12 +25,16 @@ const job = (id: number, offline: boolean): Job<SalesIngestJob> =>
     },
   }) as unknown as Job<SalesIngestJob>;
 
-function processor() {
+function processor(write: (keys: string[]) => Promise<void> = async () => undefined) {
   const written: string[] = [];
+  const writes: string[][] = [];
   let letThrough = 0;
   const ingest = {
-    ingestBatch: async (_messages: unknown, key: string) => {
-      written.push(key);
+    ingestQueued: async (items: QueuedSalesMessage[]) => {
+      const keys = [...new Set(items.map((item) => item.batchKey))];
+      written.push(...keys);
+      writes.push(keys);
+      await write(keys);
       return { inserted: [], duplicates: 0, deadLettered: 0 };
     },
   } as unknown as SaleIngestService;
@@ -41,7 +45,7 @@ function processor() {
     },
   } as unknown as SaleIngestQueue;
   const p = new SaleIngestProcessor(ingest, queue, {} as AppConfig);
-  return { p, written, letThrough: () => letThrough };
+  return { p, written, writes, letThrough: () => letThrough };
 }
 
 describe('SaleIngestProcessor fair share for backfill', () => {
@@ -60,5 +64,32 @@ describe('SaleIngestProcessor fair share for backfill', () => {
     expect(letThrough()).toBe(0);
     await p.process(job(300, false));
     expect(letThrough()).toBe(1);
+  });
+});
+
+describe('SaleIngestProcessor writes the jobs that wait together', () => {
+  it('writes a job alone when nothing is in flight, and the jobs that came meanwhile in one transaction', async () => {
+    let release: () => void = () => undefined;
+    const { p, writes } = processor((keys) =>
+      keys.includes('job-1') ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve(),
+    );
+    const first = p.process(job(1, false));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(writes).toEqual([['job-1']]);
+    const others = [2, 3, 4].map((id) => p.process(job(id, false)));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Partial batches wait for the flight: nothing else is written while job-1's transaction is open.
+    expect(writes).toEqual([['job-1']]);
+    release();
+    await Promise.all([first, ...others]);
+    expect(writes).toEqual([['job-1'], ['job-2', 'job-3', 'job-4']]);
+  });
+
+  it('fails every job of a transaction that fails, so that each is retried', async () => {
+    const { p } = processor(async () => {
+      throw new Error('connection reset');
+    });
+    const results = await Promise.allSettled([1, 2].map((id) => p.process(job(id, false))));
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
   });
 });

@@ -15,9 +15,10 @@ import { REDIS } from '../redis/redis.provider.js';
 import type { RawSalesMessage } from './sale-ingest.types.js';
 import { SaleRepository, type DeadLetterInput, type InsertedSale, type SaleRow } from './sale.repository.js';
 
-interface IndexedMessage {
+/** A message of a queued job: the job and the message's place in it name its dead letters on every retry. */
+export interface QueuedSalesMessage {
   message: RawSalesMessage;
-  /** The message's place in its job, which names its dead letters on every retry. */
+  batchKey: string;
   index: number;
 }
 
@@ -75,19 +76,24 @@ export class SaleIngestService {
    * by one, and one that still fails is kept as a dead letter with the database's reason.
    */
   async ingestBatch(messages: RawSalesMessage[], batchKey: string): Promise<IngestResult> {
-    const indexed = messages.map((message, index) => ({ message, index }));
+    return this.ingestQueued(messages.map((message, index) => ({ message, batchKey, index })));
+  }
+
+  /** Messages of one or several queued jobs, written in one transaction (see ingestBatch). */
+  async ingestQueued(items: QueuedSalesMessage[]): Promise<IngestResult> {
     try {
-      return await this.write(indexed, batchKey);
+      return await this.write(items);
     } catch (error) {
-      if (!isRefusedData(error) || messages.length === 0) throw error;
+      if (!isRefusedData(error) || items.length === 0) throw error;
+      const keys = [...new Set(items.map((item) => item.batchKey))].join(', ');
       this.logger.warn(
-        `Sales batch ${batchKey} holds data the database refuses (${errorText(error)}): writing it message by message`,
+        `Sales batch ${keys} holds data the database refuses (${errorText(error)}): writing it message by message`,
       );
       const total: IngestResult = { inserted: [], duplicates: 0, deadLettered: 0 };
-      for (const item of indexed) {
-        const result = await this.write([item], batchKey).catch((e: unknown) => {
+      for (const item of items) {
+        const result = await this.write([item]).catch((e: unknown) => {
           if (!isRefusedData(e)) throw e;
-          return this.keepRefused(item, batchKey, e);
+          return this.keepRefused(item, e);
         });
         total.inserted.push(...result.inserted);
         total.duplicates += result.duplicates;
@@ -98,8 +104,8 @@ export class SaleIngestService {
   }
 
   /** A message the database will not store, kept whole as a dead letter (and acknowledged, as rejections are). */
-  private async keepRefused(item: IndexedMessage, batchKey: string, error: unknown): Promise<IngestResult> {
-    const { message, index } = item;
+  private async keepRefused(item: QueuedSalesMessage, error: unknown): Promise<IngestResult> {
+    const { message, batchKey, index } = item;
     const payload = message.payload.includes('\u0000')
       ? `base64:${Buffer.from(message.payload, 'utf8').toString('base64')}`
       : message.payload;
@@ -127,14 +133,14 @@ export class SaleIngestService {
     return { inserted: [], duplicates: 0, deadLettered: 1 };
   }
 
-  private async write(messages: IndexedMessage[], batchKey: string): Promise<IngestResult> {
+  private async write(messages: QueuedSalesMessage[]): Promise<IngestResult> {
     const rows = new Map<string, SaleRow>();
     const deadLetters: DeadLetterInput[] = [];
     const acks = new Map<string, Set<string>>();
     const ack = (espId: string, eventId: string) =>
       (acks.get(espId) ?? acks.set(espId, new Set()).get(espId)!).add(eventId);
 
-    messages.forEach(({ message, index: m }) => {
+    messages.forEach(({ message, batchKey, index: m }) => {
       const receivedAt = new Date(message.receivedAt);
       const { sales, rejections } = parseSalesPayload(message.espId, message.payload, receivedAt);
       for (const sale of sales) {

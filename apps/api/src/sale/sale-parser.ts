@@ -74,14 +74,15 @@ export function parseSalesPayload(
   items.forEach((item, i) => {
     const index = isArray ? i : null;
     const result = saleSchema.safeParse(item);
-    const raw = isArray ? JSON.stringify(item) : text;
+    // Only a rejected item needs its text: a backlog of arrays stringified every valid sale again.
+    const raw = () => (isArray ? JSON.stringify(item) : text);
     if (!result.success) {
-      rejections.push({ index, reason: describe(result.error), raw, eventId: readableEventId(item) });
+      rejections.push({ index, reason: describe(result.error), raw: raw(), eventId: readableEventId(item) });
       return;
     }
     const problem = saleTimeProblem(result.data, receivedAt);
     if (problem) {
-      rejections.push({ index, reason: problem, raw, eventId: result.data.eventId });
+      rejections.push({ index, reason: problem, raw: raw(), eventId: result.data.eventId });
       return;
     }
     sales.push({ ...result.data, espId, soldAt: result.data.time ? new Date(result.data.time) : receivedAt });
