@@ -13,10 +13,9 @@
 // Times are epoch milliseconds with fractions (performance.timeOrigin + performance.now()), comparable
 // between the processes of one machine.
 import { connect as tcpConnect } from 'node:net';
-import { randomUUID } from 'node:crypto';
 import mqttPacket from 'mqtt-packet';
+import { now, sale as saleOf } from './backfill-fleet.mjs';
 
-const now = () => performance.timeOrigin + performance.now();
 const MQTT = { protocolVersion: 4 };
 /** PUBLISH packets a connection may have unacknowledged: MQTT packet ids are 16 bits. */
 const MAX_IN_FLIGHT = 60_000;
@@ -110,18 +109,8 @@ class Machine {
   }
 }
 
-/** The n-th sale of the run: a third on cards, every water type and four volumes. */
-function sale(n) {
-  const volume = [1, 5, 10, 20][n % 4];
-  return JSON.stringify({
-    eventId: randomUUID(),
-    kind: n % 3 ? 'coin' : 'card',
-    price: volume * 40,
-    volume,
-    waterType: ['pure', 'fresh', 'cold'][n % 3],
-    ...(n % 3 ? {} : { cardId: `CARD-${n % 50}` }),
-  });
-}
+/** The n-th sale of the run, without `seq` like the machines before sequence numbers (the backfill bench has them). */
+const sale = (n) => JSON.stringify(saleOf(n, { seq: undefined }));
 
 let machines = [];
 let phase = null;
