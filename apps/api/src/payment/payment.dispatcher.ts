@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { mustWaitForDatabase } from '../common/pg-errors.js';
 import { RepeatingRound, ThrottledWarning } from '../common/repeating-round.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { MOBILE_MONEY_PROVIDER, ProviderError, type MobileMoneyProvider } from './mobile-money.provider.js';
@@ -11,6 +12,8 @@ const PER_TICK = 50;
 const LEASE_SECONDS = 120;
 const PUSH_ATTEMPTS = 5;
 const PUSH_RETRY_MS = 5_000;
+/** How often an accepted push's CheckoutRequestID is written again while PostgreSQL is unavailable. */
+const RECORD_RETRY_MS = 1_000;
 /**
  * How long a push of unknown outcome (its worker stopped before Daraja's answer was recorded) waits for
  * its paid callback before it fails: three status-query delays, at least 30 s (docs/mobile-money.md).
@@ -98,12 +101,7 @@ export class PaymentDispatcher implements OnApplicationBootstrap, OnModuleDestro
         accountReference: payment.accountReference ?? payment.cardId ?? 'top-up',
         callbackUrl: `${mpesa.publicUrl}/api/payments/mpesa/${mpesa.callbackToken}/stk-callback`,
       });
-      await this.payments.markPushed(
-        payment.id,
-        accepted.requestId,
-        accepted.merchantRequestId,
-        mpesa.queryAfterSeconds,
-      );
+      await this.recordPushed(payment.id, accepted.requestId, accepted.merchantRequestId);
     } catch (error) {
       const e = error instanceof ProviderError ? error : new ProviderError(String(error), 'unknown', false);
       this.logError(e);
@@ -117,6 +115,25 @@ export class PaymentDispatcher implements OnApplicationBootstrap, OnModuleDestro
         ? await this.payments.retryPush(payment.id, e.message, PUSH_RETRY_MS, PUSH_ATTEMPTS)
         : await this.payments.failPush(payment.id, e.message);
       if (failed) this.settlement.announce([payment.id]);
+    }
+  }
+
+  /**
+   * Daraja took the push: its CheckoutRequestID must be recorded, or the push waits as `sending` until
+   * its lease ends, and its status can never be asked. While PostgreSQL cannot take the write (the fault
+   * suite restarted it at that moment), the write is tried again every second, within the lease and
+   * while the worker runs; after that the push counts as of unknown outcome, as before.
+   */
+  private async recordPushed(id: string, checkoutRequestId: string, merchantRequestId: string): Promise<void> {
+    const until = Date.now() + (LEASE_SECONDS / 2) * 1000;
+    for (;;) {
+      try {
+        await this.payments.markPushed(id, checkoutRequestId, merchantRequestId, this.config.mpesa!.queryAfterSeconds);
+        return;
+      } catch (error) {
+        if (!mustWaitForDatabase(error) || Date.now() >= until || this.rounds.stopped) throw error;
+        await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MS));
+      }
     }
   }
 
