@@ -1,5 +1,6 @@
 /** Option defaults: safe for a public port facing thousands of small devices. */
 import type { BrokerLogger, BrokerOptions } from './broker.types.js';
+import { DEFAULT_BACKFILL_PACING } from './backfill-pacer.js';
 import { silentLogger } from './logger.js';
 
 export interface ResolvedBrokerOptions {
@@ -15,6 +16,7 @@ export interface ResolvedBrokerOptions {
   saleBatchLingerMs: number;
   saleFlushConcurrency: number;
   persistTimeout: number;
+  backfillPaceMs: number;
   connectionsPerSecondPerAddress: number;
   authFailuresPerAddress: number;
   authFailureWindowMs: number;
@@ -47,6 +49,7 @@ export function resolveBrokerOptions(options: BrokerOptions = {}): ResolvedBroke
     saleBatchLingerMs: positive('saleBatchLingerMs', options.saleBatchLingerMs, 2),
     saleFlushConcurrency: positive('saleFlushConcurrency', options.saleFlushConcurrency, 1, 1),
     persistTimeout: positive('persistTimeout', options.persistTimeout, 30_000),
+    backfillPaceMs: positive('backfillPaceMs', options.backfillPaceMs, DEFAULT_BACKFILL_PACING.targetMs),
     // 0 lifts the limit. Many machines may share a carrier's NAT address, so keep it generous.
     connectionsPerSecondPerAddress: positive(
       'connectionsPerSecondPerAddress',

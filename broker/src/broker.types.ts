@@ -93,6 +93,11 @@ export interface BrokerOptions {
   saleFlushConcurrency?: number;
   /** Milliseconds after which a `persistSales` call counts as failed. Default 30 000. */
   persistTimeout?: number;
+  /**
+   * Milliseconds a live sale may wait for its flush before publishes of offline sales (backlogs) are paced down to
+   * leave it the CPU (`BackfillPacer`). 0 = backlogs unpaced. Default 25.
+   */
+  backfillPaceMs?: number;
   /** New connections accepted per second from one address; more are closed at once. 0 = no limit. Default 100. */
   connectionsPerSecondPerAddress?: number;
   /**

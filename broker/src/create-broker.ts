@@ -28,6 +28,7 @@ import { createPublished } from './hooks/published.hook.js';
 import { guardPacketSize } from './packet-size.guard.js';
 import { indexedMemoryPersistence } from './retained-index.js';
 import { SaleLanes } from './sale-lanes.js';
+import { DEFAULT_BACKFILL_PACING } from './backfill-pacer.js';
 import { ConnectionRateGuard } from './connection-rate.guard.js';
 import { attachWebSocketTransport, type WebSocketTransport } from './websocket.transport.js';
 
@@ -55,6 +56,12 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
       },
     },
     (sale) => carriesOfflineSales(sale.payload),
+    opts.backfillPaceMs > 0
+      ? {
+          options: { ...DEFAULT_BACKFILL_PACING, targetMs: opts.backfillPaceMs },
+          weigh: (sale) => sale.payload.length,
+        }
+      : null,
   );
   const ctx: BrokerContext = {
     options: opts,

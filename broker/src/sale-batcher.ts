@@ -14,11 +14,13 @@ export interface SaleBatcherOptions<T> {
   maxInFlight: number;
   /** A flush not settled by then fails; 0 waits forever. */
   timeoutMs: number;
-  onFlushed?: (outcome: { size: number; durationMs: number; error?: unknown }) => void;
+  /** `waitedMs`: how long the batch's oldest item waited from `add` until its flush landed. */
+  onFlushed?: (outcome: { size: number; durationMs: number; waitedMs: number; error?: unknown }) => void;
 }
 
 interface Waiter<T> {
   item: T;
+  addedAt: number;
   resolve: () => void;
   reject: (error: Error) => void;
 }
@@ -54,7 +56,7 @@ export class SaleBatcher<T> {
   add(item: T): Promise<void> {
     if (this.closed) return Promise.reject(new Error('sale batcher is closed'));
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ item, resolve, reject });
+      this.pending.push({ item, addedAt: Date.now(), resolve, reject });
       this.schedule();
     });
   }
@@ -109,7 +111,9 @@ export class SaleBatcher<T> {
   private land(batch: Waiter<T>[], started: number, error?: unknown): void {
     // An aborted flight was already failed; a late answer from the database must not settle it twice.
     if (!this.flights.delete(batch)) return;
-    this.options.onFlushed?.({ size: batch.length, durationMs: Date.now() - started, error });
+    const now = Date.now();
+    const waitedMs = now - (batch[0]?.addedAt ?? started);
+    this.options.onFlushed?.({ size: batch.length, durationMs: now - started, waitedMs, error });
     const failure = error instanceof Error ? error : new Error(`persistSales failed: ${String(error)}`);
     for (const waiter of batch) {
       if (error === undefined) waiter.resolve();

@@ -1,3 +1,4 @@
+import { BackfillPacer, type BackfillPacerOptions } from './backfill-pacer.js';
 import { SaleBatcher, type SaleBatcherOptions } from './sale-batcher.js';
 
 /**
@@ -11,21 +12,39 @@ const BACKFILL_BATCH = 16;
  * (docs/architecture.md, "Backfill and live sales"). A machine back from hours offline publishes arrays of dozens of
  * sales; in one batcher they would share each flush with the live sales of every other machine and hold their PUBACKs
  * while megabytes are made durable. Here live sales never wait behind a backlog's flush, and backlogs take at most one
- * flush at a time, so a fleet coming back cannot fill every flight.
+ * flush at a time, so a fleet coming back cannot fill every flight. That flush is paced by how long live sales wait
+ * (`BackfillPacer`): a backlog may not take the CPU the live sales of other machines need.
  */
 export class SaleLanes<T> {
   private readonly live: SaleBatcher<T>;
   private readonly backfill: SaleBatcher<T>;
+  readonly pacer: BackfillPacer | null;
 
+  /** `pacing`: how the backfill lane yields to live sales, and each item's weight (payload bytes); null: unpaced. */
   constructor(
     options: SaleBatcherOptions<T>,
     private readonly isBackfill: (item: T) => boolean,
+    pacing: { options: BackfillPacerOptions; weigh: (item: T) => number } | null = null,
   ) {
-    this.live = new SaleBatcher(options);
+    const pacer = pacing ? new BackfillPacer(pacing.options) : null;
+    this.pacer = pacer;
+    this.live = new SaleBatcher({
+      ...options,
+      onFlushed: (outcome) => {
+        pacer?.observeLive(outcome.waitedMs);
+        options.onFlushed?.(outcome);
+      },
+    });
     this.backfill = new SaleBatcher({
       ...options,
       maxBatch: Math.min(options.maxBatch, BACKFILL_BATCH),
       maxInFlight: 1,
+      persist: pacing
+        ? async (batch) => {
+            await pacer?.admit(batch.reduce((bytes, item) => bytes + pacing.weigh(item), 0));
+            await options.persist(batch);
+          }
+        : options.persist,
     });
   }
 
@@ -44,11 +63,13 @@ export class SaleLanes<T> {
 
   /** Stops taking items and resolves when both lanes are empty. */
   async drain(): Promise<void> {
+    this.pacer?.stop();
     await Promise.all([this.live.drain(), this.backfill.drain()]);
   }
 
   /** Fails everything still waiting or in flight in both lanes. */
   abort(error: Error): void {
+    this.pacer?.stop();
     this.live.abort(error);
     this.backfill.abort(error);
   }

@@ -75,6 +75,11 @@ const envSchema = z.object({
     .optional(),
   HTTP_RATE_LIMIT: z.coerce.number().int().min(1, 'HTTP_RATE_LIMIT must be at least 1').default(600),
   MQTT_CONNECT_RATE: z.coerce.number().int().min(1, 'MQTT_CONNECT_RATE must be at least 1').default(100),
+  /**
+   * Milliseconds a live sale may wait for its PUBACK before the backlogs of machines back from being offline yield to
+   * it (docs/architecture.md, "Backfill and live sales"); 0 lets backlogs go unpaced.
+   */
+  BACKFILL_PACE_MS: z.coerce.number().int().min(0, 'BACKFILL_PACE_MS must be 0 or more').default(25),
   /** Sales jobs waiting in the queue past which new sales are refused (back-pressure before Redis fills up). */
   INGEST_MAX_BACKLOG: z.coerce.number().int().min(1, 'INGEST_MAX_BACKLOG must be at least 1').default(100_000),
   /** Serve /api/docs; default: on outside production, off in production. */
@@ -236,6 +241,7 @@ export interface AppConfig {
   httpRateLimit: number;
   /** MQTT connections per second per address. */
   mqttConnectRate: number;
+  backfillPaceMs: number;
   /** Sales jobs waiting in the queue past which new sales are refused until the workers catch up. */
   ingestMaxBacklog: number;
   /** Whether /api/docs and its OpenAPI document are served. */
@@ -349,6 +355,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     corsOrigins: e.CORS_ORIGIN ? e.CORS_ORIGIN.split(',').map((o) => o.trim()) : [],
     httpRateLimit: e.HTTP_RATE_LIMIT,
     mqttConnectRate: e.MQTT_CONNECT_RATE,
+    backfillPaceMs: e.BACKFILL_PACE_MS,
     ingestMaxBacklog: e.INGEST_MAX_BACKLOG,
     apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
     allowVolatileRedis: e.ALLOW_VOLATILE_REDIS,

@@ -71,6 +71,7 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     this.broker = await createBroker(
       {
         connectionsPerSecondPerAddress: this.config.mqttConnectRate,
+        backfillPaceMs: this.config.backfillPaceMs,
         logger: {
           info: (msg, fields) => log.debug(`${msg}${fields ? ' ' + JSON.stringify(fields) : ''}`),
           warn: (msg, fields) => log.warn(`${msg}${fields ? ' ' + JSON.stringify(fields) : ''}`),
