@@ -30,6 +30,7 @@ export default {
         '<rootDir>/libs/*/src/**/*.spec.ts',
         '<rootDir>/broker/{src,test}/**/*.spec.ts',
         '<rootDir>/apps/{api,simulator}/src/**/*.spec.ts',
+        '<rootDir>/deploy/test/**/*.spec.ts',
       ],
     },
     {

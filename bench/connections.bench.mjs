@@ -87,12 +87,27 @@ const merge = (parts) => ({
   pubacked: parts.flatMap((p) => p.pubacked),
 });
 
+/**
+ * The kernel's count of connections dropped because a listening socket's queue was full (TcpExt ListenOverflows,
+ * machine-wide): each dropped SYN is retried by the client only after TCP's backoff of 1, 3, 7 s.
+ */
+function listenOverflows() {
+  const lines = readFileSync('/proc/net/netstat', 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('TcpExt:'));
+  const names = lines[0].split(' ');
+  const values = lines[1].split(' ');
+  return Number(values[names.indexOf('ListenOverflows')] ?? 0);
+}
+
 await sleep(5000);
+const overflowsAtStart = listenOverflows();
 const rssBefore = rssMb(front.child.pid);
 console.log(`connecting ${MACHINES} machines at ${CONNECT_RATE}/s (program RSS ${rssBefore.toFixed(0)} MB)`);
 const ramp = merge(
   await all({ cmd: 'connect', rate: CONNECT_RATE / CLIENT_PROCS, sale: null, deadlineMs: 600_000 }, 'connected'),
 );
+const rampOverflows = listenOverflows() - overflowsAtStart;
 await sleep(10_000);
 const counts = await all({ cmd: 'count' }, 'count');
 const open = counts.reduce((n, r) => n + r.open, 0);
@@ -103,6 +118,7 @@ console.log(`${open} held; program RSS ${rssAfter.toFixed(0)} MB`);
 
 /** All machines reconnect at STORM_RATE and each publishes a sale `tag`; returns figures and losses. */
 async function storm(tag) {
+  const overflowsBefore = listenOverflows();
   const result = merge(
     await all({ cmd: 'connect', rate: STORM_RATE / CLIENT_PROCS, sale: tag, deadlineMs: 600_000 }, 'connected'),
   );
@@ -115,7 +131,7 @@ async function storm(tag) {
     await sleep(500);
   }
   const lost = result.pubacked.filter((i) => !stored.has(loadEspId(i))).length;
-  return { ...result, stored: stored.size, lost };
+  return { ...result, stored: stored.size, lost, overflows: listenOverflows() - overflowsBefore };
 }
 
 console.log(`storm 1: every machine drops its connection and reconnects at ${STORM_RATE}/s`);
@@ -140,6 +156,7 @@ const stormFigures = (name, s) => ({
   [`${name}: seconds to reconnect all`]: Number(s.seconds.toFixed(1)),
   [`${name}: machines reconnected`]: s.ok,
   [`${name}: connect attempts refused or failed (retried)`]: s.attempts - s.ok,
+  [`${name}: connections dropped by a full listen queue (kernel)`]: s.overflows,
   [`${name}: CONNACK p50 / p99 (ms)`]: `${ms(s.connack, 50)} / ${ms(s.connack, 99)}`,
   [`${name}: PUBACK p50 / p99 (ms)`]: `${ms(s.puback, 50)} / ${ms(s.puback, 99)}`,
   [`${name}: sales PUBACKed / stored / lost`]: `${s.pubacked.length} / ${s.stored} / ${s.lost}`,
@@ -153,6 +170,7 @@ report({
     'connect ramp: machines connected / seconds': `${ramp.ok} / ${ramp.seconds.toFixed(1)}`,
     'closed by the broker while idle (ramp and hold)': closedWhileIdle,
     'connect ramp: CONNACK p50 / p99 (ms)': `${ms(ramp.connack, 50)} / ${ms(ramp.connack, 99)}`,
+    'connect ramp: connections dropped by a full listen queue (kernel)': rampOverflows,
     ...stormFigures('storm 1 (network blip)', blip),
     'storm 2: broker restart (s)': Number(restartSeconds.toFixed(1)),
     ...stormFigures('storm 2 (broker SIGKILL)', crash),

@@ -17,6 +17,7 @@ export interface ResolvedBrokerOptions {
   saleFlushConcurrency: number;
   persistTimeout: number;
   backfillPaceMs: number;
+  listenBacklog: number;
   connectionsPerSecondPerAddress: number;
   authFailuresPerAddress: number;
   authFailureWindowMs: number;
@@ -49,6 +50,7 @@ export function resolveBrokerOptions(options: BrokerOptions = {}): ResolvedBroke
     saleBatchLingerMs: positive('saleBatchLingerMs', options.saleBatchLingerMs, 2),
     saleFlushConcurrency: positive('saleFlushConcurrency', options.saleFlushConcurrency, 1, 1),
     persistTimeout: positive('persistTimeout', options.persistTimeout, 30_000),
+    listenBacklog: positive('listenBacklog', options.listenBacklog, 8192, 1),
     backfillPaceMs: positive('backfillPaceMs', options.backfillPaceMs, DEFAULT_BACKFILL_PACING.targetMs),
     // 0 lifts the limit. Many machines may share a carrier's NAT address, so keep it generous.
     connectionsPerSecondPerAddress: positive(

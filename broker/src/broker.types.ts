@@ -98,6 +98,11 @@ export interface BrokerOptions {
    * leave it the CPU (`BackfillPacer`). 0 = backlogs unpaced. Default 25.
    */
   backfillPaceMs?: number;
+  /**
+   * TCP connections the kernel holds for the broker before it accepts them (capped by `net.core.somaxconn`). Default
+   * 8192: a reconnect storm waits in the queue instead of having its SYNs dropped and retried after seconds.
+   */
+  listenBacklog?: number;
   /** New connections accepted per second from one address; more are closed at once. 0 = no limit. Default 100. */
   connectionsPerSecondPerAddress?: number;
   /**

@@ -174,7 +174,12 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
           error.code === 'EADDRINUSE' ? `MQTT port ${where} is already in use` : `MQTT cannot listen on ${where}`;
         reject(Object.assign(new Error(`${message}: ${error.message}`), { code: error.code }));
       });
-      server.listen(port, host, () => {
+      // A fleet reconnecting at once (a broker restart) arrives faster than one process accepts for a few seconds.
+      // With Node's default queue of 511 pending connections the kernel drops the rest of the SYNs, and each
+      // dropped machine retries only after TCP's backoff of 1, 3, 7, 15 s: that backoff, not the broker, made
+      // the slowest CONNACKs of a storm. A longer queue (capped by the kernel's net.core.somaxconn) holds them
+      // instead; each waits its turn (docs/architecture.md, "Connections").
+      server.listen({ port, host, backlog: opts.listenBacklog }, () => {
         servers.set(server, new Promise((closed) => server.once('close', () => closed())));
         server.on('error', (error) => logger.error('mqtt server error', { error: error.message }));
         resolve((server.address() as AddressInfo).port);

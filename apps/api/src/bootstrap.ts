@@ -19,6 +19,8 @@ import { UserRepository } from './user/user.repository.js';
 import { SOCKET_PATH } from './live/live-server.service.js';
 import { serveWebApp } from './web/serve-web.js';
 import { ownUpgrades } from './web/upgrade-owner.js';
+import { healthPortOf, listenHealthPort } from './health/health-port.js';
+import { HealthService } from './health/health.service.js';
 
 const MIGRATION_LOCK = 7_263_001;
 
@@ -32,8 +34,10 @@ export interface RunningApp {
 export async function startApp(config: AppConfig): Promise<RunningApp> {
   const logger = new Logger('Bootstrap');
   const servesHttp = config.roles.has('api') || config.roles.has('broker');
-  // A worker-only process never listens: it shares the api process's environment (and its PORT).
+  // A worker-only process never listens on PORT: it shares the api process's environment. It may answer the health
+  // probes on HEALTH_PORT.
   if (servesHttp) await assertPortFree(config.port, 'PORT');
+  else if (config.healthPort !== undefined) await assertPortFree(config.healthPort, 'HEALTH_PORT');
   const dbUrl = redactUrl(config.databaseUrl);
   await ensureDatabase(config.databaseUrl).catch((error: Error) => {
     throw new ConfigError(`Cannot reach PostgreSQL at ${dbUrl} (${error.message}). Check DATABASE_URL.`);
@@ -139,7 +143,7 @@ function applySecurityHeaders(app: NestExpressApplication, config: AppConfig): v
   }
 }
 
-/** APP_ROLES=worker: no HTTP server, only the queue workers. */
+/** APP_ROLES=worker: no HTTP server, only the queue workers (and the health probes when HEALTH_PORT is set). */
 async function startWorkerOnly(
   config: AppConfig,
   redis: import('ioredis').Redis,
@@ -152,8 +156,18 @@ async function startWorkerOnly(
   guardPoolClients(app.get(DataSource));
   await runMigrations(app.get(DataSource));
   await app.init();
+  const health =
+    config.healthPort === undefined ? null : await listenHealthPort(config.healthPort, app.get(HealthService));
   announce(config, 'Worker started (APP_ROLES=worker): processing the sales queue');
-  return { app: app as unknown as INestApplication, port: 0, close: () => app.close() };
+  if (health) announce(config, `Health probes on http://localhost:${healthPortOf(health)}/api/health`);
+  return {
+    app: app as unknown as INestApplication,
+    port: 0,
+    close: async () => {
+      if (health) await new Promise((resolve) => health.close(resolve));
+      await app.close();
+    },
+  };
 }
 
 /** A taken port is reported before any other work, as one line naming the variable. */

@@ -25,7 +25,7 @@ export class CardListDeviceService {
 
   /** Machines that just connected (in one batch, docs/architecture.md, "Connections"). */
   async onMachinesConnected(espIds: string[]): Promise<void> {
-    for (const espId of await this.lists.behind(espIds)) await this.signals.checkMachine(espId);
+    await this.signals.checkMachines(await this.lists.behind(espIds));
   }
 
   /** `cards/ack`: an invalid payload is ignored, as for `config/ack` (it carries no money). */

@@ -67,9 +67,17 @@ export class CardListSignals implements OnModuleInit, OnModuleDestroy {
 
   /** A machine that may hold an older list than the newest (it connected, or went back). */
   async checkMachine(espId: string): Promise<void> {
+    await this.checkMachines([espId]);
+  }
+
+  /** Many machines at once (a reconnect storm): one command, not one round trip each. */
+  async checkMachines(espIds: string[]): Promise<void> {
+    if (espIds.length === 0) return;
     await this.redis
-      .sadd(MACHINES_TO_CHECK, espId)
-      .catch((error: Error) => this.logger.warn(`Could not note card list check of ${espId}: ${error.message}`));
+      .sadd(MACHINES_TO_CHECK, ...espIds)
+      .catch((error: Error) =>
+        this.logger.warn(`Could not note card list check of ${espIds.length} machine(s): ${error.message}`),
+      );
   }
 
   /** For one flush: the changed cards and the machines to check, kept aside until `settle`. */

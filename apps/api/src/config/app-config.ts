@@ -35,6 +35,8 @@ const envSchema = z.object({
     .default('wv')
     .refine((v) => /^[A-Za-z0-9_.-]+$/.test(v), 'REDIS_PREFIX may contain only letters, digits, ".", "_" and "-"'),
   MQTT_PORT: port('MQTT_PORT').default(1883),
+  /** A worker-only process (APP_ROLES=worker) answers the health probes on this port; unset: it listens on none. */
+  HEALTH_PORT: port('HEALTH_PORT').optional(),
   MQTT_WS_PATH: z.string().startsWith('/', 'MQTT_WS_PATH must start with /').default('/mqtt'),
   JWT_SECRET: z.string().min(16, 'JWT_SECRET must be at least 16 characters').optional(),
   APP_TIMEZONE: z
@@ -222,6 +224,7 @@ export interface MapConfig {
 export interface AppConfig {
   env: string;
   port: number;
+  healthPort: number | undefined;
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
@@ -293,6 +296,9 @@ export interface NotificationConfig {
 
 export class ConfigError extends Error {}
 
+/** Every environment variable the program reads (deployment files are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /** Parses and validates the environment once; a bad variable becomes one clear line. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -339,6 +345,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     env: e.NODE_ENV,
     port: e.PORT,
+    healthPort: e.HEALTH_PORT,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
