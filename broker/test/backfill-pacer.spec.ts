@@ -21,6 +21,14 @@ function pacerOnFakeClock(overrides: Partial<typeof DEFAULT_BACKFILL_PACING> = {
 
 const { windowMs, targetMs, minBytesPerSecond } = DEFAULT_BACKFILL_PACING;
 
+/** Thirty windows in which every live flush waited five times the target: the pacer is at its floor after them. */
+function slowWindows(pacer: BackfillPacer, advance: (ms: number) => void): void {
+  for (let w = 0; w < 30; w++) {
+    pacer.observeLive(targetMs * 5);
+    advance(windowMs);
+  }
+}
+
 describe('BackfillPacer', () => {
   it('lets a backlog go unpaced while live sales are served in time, and with no live sales at all', async () => {
     const { pacer, pauses, advance } = pacerOnFakeClock();
@@ -63,10 +71,7 @@ describe('BackfillPacer', () => {
 
   it('never goes below its floor, never pauses longer than its bound, and recovers to unpaced once live sales are fine', async () => {
     const { pacer, pauses, advance } = pacerOnFakeClock();
-    for (let w = 0; w < 30; w++) {
-      pacer.observeLive(targetMs * 5);
-      advance(windowMs);
-    }
+    slowWindows(pacer, advance);
     expect(pacer.bytesPerSecond).toBe(minBytesPerSecond);
     await pacer.admit(10 * minBytesPerSecond);
     await pacer.admit(10 * minBytesPerSecond);
@@ -80,10 +85,7 @@ describe('BackfillPacer', () => {
 
   it('stops pausing once stopped (a closing broker flushes what it holds)', async () => {
     const { pacer, pauses, advance } = pacerOnFakeClock();
-    for (let w = 0; w < 30; w++) {
-      pacer.observeLive(targetMs * 5);
-      advance(windowMs);
-    }
+    slowWindows(pacer, advance);
     pacer.stop();
     await pacer.admit(10 * minBytesPerSecond);
     await pacer.admit(10 * minBytesPerSecond);

@@ -1,19 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer } from 'node:net';
 import { startApp, type RunningApp } from '../../src/bootstrap.js';
 import { ConfigError } from '../../src/config/app-config.js';
+import { freePort } from '../soak/free-port.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A worker-only process answers the orchestrator's probes on HEALTH_PORT (docs/operations.md, "Kubernetes"), and
