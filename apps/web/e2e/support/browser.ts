@@ -59,9 +59,18 @@ export function storedSession(page: Page) {
   }));
 }
 
-/** The computed text colour, e.g. `rgb(185, 28, 28)`. */
-export function colorOf(locator: Locator): Promise<string> {
-  return locator.evaluate((element) => getComputedStyle(element).color);
+/**
+ * The computed text colour, e.g. `rgb(185, 28, 28)`. A re-render may replace the element between the moment the
+ * locator finds it and the moment the page computes its style; a detached element has no style (""), so the
+ * locator is asked again for the element now on the page, for up to 5 s.
+ */
+export async function colorOf(locator: Locator): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const color = await locator.evaluate((element) => (element.isConnected ? getComputedStyle(element).color : ''));
+    if (color) return color;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return '';
 }
 
 /** The stylesheet's result colours (base.css --color-error and --color-success). */
