@@ -73,8 +73,10 @@ describe('anonymous internet: HTTP upgrades to paths no transport serves', () =>
     const before = openDescriptors(pid);
     let answered = 0;
     for (let sent = 0; sent < ATTACKS; sent += AT_ONCE) {
+      // Patience for a busy 2-core machine running other suites beside this one: a fresh-clone run once saw 45 of
+      // 5,000 answers come later than 2 s. A connection that is never answered still shows as unanswered.
       const batch = Array.from({ length: AT_ONCE }, (_, i) =>
-        upgradeAndHangUp(port, `/x/${sent + i}`, 2_000).then((a) => (/^HTTP\/1\.1 404 /.test(a) ? 1 : 0)),
+        upgradeAndHangUp(port, `/x/${sent + i}`, 10_000).then((a) => (/^HTTP\/1\.1 404 /.test(a) ? 1 : 0)),
       );
       answered += (await Promise.all(batch)).reduce<number>((a, b) => a + b, 0);
     }
