@@ -2,21 +2,27 @@ import { describe, expect, it } from '@jest/globals';
 import { BackfillPacer, DEFAULT_BACKFILL_PACING } from '../src/backfill-pacer.js';
 import { SaleLanes } from '../src/sale-lanes.js';
 
-/** A pacer on a clock the test moves; its pauses are recorded and pass the time they ask for. */
-function pacerOnFakeClock(overrides: Partial<typeof DEFAULT_BACKFILL_PACING> = {}) {
-  let now = 0;
-  const pauses: number[] = [];
-  const pacer = new BackfillPacer({
-    ...DEFAULT_BACKFILL_PACING,
-    ...overrides,
-    now: () => now,
-    sleep: (ms) => {
-      pauses.push(ms);
-      now += ms;
-      return Promise.resolve();
+/** A clock the test moves, and a sleep that records its pauses and passes the time they ask for. */
+function fakeClock() {
+  const clock = { now: 0, pauses: [] as number[] };
+  return {
+    clock,
+    options: {
+      now: () => clock.now,
+      sleep: (ms: number) => {
+        clock.pauses.push(ms);
+        clock.now += ms;
+        return Promise.resolve();
+      },
     },
-  });
-  return { pacer, pauses, advance: (ms: number) => (now += ms) };
+  };
+}
+
+/** A pacer on a fake clock. */
+function pacerOnFakeClock(overrides: Partial<typeof DEFAULT_BACKFILL_PACING> = {}) {
+  const { clock, options } = fakeClock();
+  const pacer = new BackfillPacer({ ...DEFAULT_BACKFILL_PACING, ...overrides, ...options });
+  return { pacer, pauses: clock.pauses, advance: (ms: number) => (clock.now += ms) };
 }
 
 const { windowMs, targetMs, minBytesPerSecond } = DEFAULT_BACKFILL_PACING;
@@ -95,8 +101,8 @@ describe('BackfillPacer', () => {
 
 describe('SaleLanes with pacing', () => {
   it('feeds the live lane waits to the pacer and holds only backlog flushes', async () => {
-    let now = 0;
-    const pauses: number[] = [];
+    const { clock, options: clockOptions } = fakeClock();
+    const pauses = clock.pauses;
     const flushed: string[][] = [];
     const persist = async (batch: { id: string; offline: boolean }[]) => {
       flushed.push(batch.map((i) => i.id));
@@ -104,20 +110,12 @@ describe('SaleLanes with pacing', () => {
       if (!batch[0]!.offline) await new Promise((r) => setTimeout(r, targetMs * 3));
     };
     const lanes = new SaleLanes({ persist, maxBatch: 1, lingerMs: 0, maxInFlight: 1, timeoutMs: 0 }, (i) => i.offline, {
-      options: {
-        ...DEFAULT_BACKFILL_PACING,
-        now: () => now,
-        sleep: (ms) => {
-          pauses.push(ms);
-          now += ms;
-          return Promise.resolve();
-        },
-      },
+      options: { ...DEFAULT_BACKFILL_PACING, ...clockOptions },
       weigh: () => minBytesPerSecond / 10,
     });
     await lanes.add({ id: 'l0', offline: false });
     expect(pauses).toEqual([]);
-    now += windowMs;
+    clock.now += windowMs;
     // The window held one slow live flush and no backlog: the backlog starts at the floor, a tenth of a second each.
     await Promise.all(Array.from({ length: 5 }, (_, i) => lanes.add({ id: `b${i}`, offline: true })));
     expect(lanes.pacer!.bytesPerSecond).toBe(minBytesPerSecond);
