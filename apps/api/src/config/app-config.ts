@@ -81,7 +81,8 @@ const envSchema = z.object({
    * Milliseconds a live sale may wait for its PUBACK before the backlogs of machines back from being offline yield to
    * it (docs/architecture.md, "Backfill and live sales"); 0 lets backlogs go unpaced.
    */
-  BACKFILL_PACE_MS: z.coerce.number().int().min(0, 'BACKFILL_PACE_MS must be 0 or more').default(25),
+  // Unset: the broker's own default (25 ms, DEFAULT_BACKFILL_PACING in the broker package).
+  BACKFILL_PACE_MS: z.coerce.number().int().min(0, 'BACKFILL_PACE_MS must be 0 or more').optional(),
   /** Sales jobs waiting in the queue past which new sales are refused (back-pressure before Redis fills up). */
   INGEST_MAX_BACKLOG: z.coerce.number().int().min(1, 'INGEST_MAX_BACKLOG must be at least 1').default(100_000),
   /** Serve /api/docs; default: on outside production, off in production. */
@@ -244,7 +245,7 @@ export interface AppConfig {
   httpRateLimit: number;
   /** MQTT connections per second per address. */
   mqttConnectRate: number;
-  backfillPaceMs: number;
+  backfillPaceMs: number | undefined;
   /** Sales jobs waiting in the queue past which new sales are refused until the workers catch up. */
   ingestMaxBacklog: number;
   /** Whether /api/docs and its OpenAPI document are served. */
