@@ -22,6 +22,7 @@ import type { AppConfig } from './config/app-config.js';
 import { CoreModule } from './core/core.module.js';
 import { dataSourceOptions } from './database/data-source-options.js';
 import { BrokerModule, DeviceBridgeModule } from './device-bridge/device-bridge.module.js';
+import { ExternalMqttModule } from './external-mqtt/external-mqtt.module.js';
 import { DeviceApiModule, DeviceModule, DeviceWorkerModule } from './device/device.module.js';
 import { FleetApiModule } from './fleet/fleet.module.js';
 import { FloatModule } from './float/float.module.js';
@@ -31,6 +32,7 @@ import { LiveModule } from './live/live.module.js';
 import { NotificationApiModule, NotificationWorkerModule } from './notification/notification.module.js';
 import { PaymentApiModule, PaymentWorkerModule } from './payment/payment.module.js';
 import { MachineConfigApiModule } from './machine-config/machine-config.module.js';
+import { MqttHooksModule, mqttHooksEnabled } from './mqtt-hooks/mqtt-hooks.module.js';
 import { ObservabilityApiModule, ObservabilityModule } from './observability/observability.module.js';
 import { RequestContextMiddleware } from './observability/request-context.middleware.js';
 import { REDIS } from './redis/redis.provider.js';
@@ -81,6 +83,8 @@ export class AppModule implements NestModule, OnApplicationShutdown {
 
   static forRoot(config: AppConfig, redis: Redis): DynamicModule {
     const roles = config.roles;
+    // The broker role: the embedded broker, or a client of an external one (docs/external-mqtt.md).
+    const mqttModule = config.mqtt.mode === 'external' ? ExternalMqttModule : BrokerModule;
     return {
       module: AppModule,
       imports: [
@@ -94,8 +98,9 @@ export class AppModule implements NestModule, OnApplicationShutdown {
         AlarmModule,
         CardListModule,
         ObservabilityModule,
-        ...(roles.has('broker') ? [BrokerModule] : []),
-        HealthModule.forRoot(roles.has('broker') ? BrokerModule : undefined),
+        ...(roles.has('broker') ? [mqttModule] : []),
+        ...(roles.has('api') && mqttHooksEnabled(config) ? [MqttHooksModule] : []),
+        HealthModule.forRoot(roles.has('broker') ? mqttModule : undefined),
         // Every role broadcasts live events (through the Socket.IO Redis adapter); only the api role serves clients.
         LiveModule,
         ...(roles.has('api') ? API_MODULES : []),

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { z } from 'zod';
 
 /** The one place that reads `process.env` (docs/architecture.md, "Modules and conventions"). Everything else receives an AppConfig. */
@@ -38,6 +39,30 @@ const envSchema = z.object({
   /** A worker-only process (APP_ROLES=worker) answers the health probes on this port; unset: it listens on none. */
   HEALTH_PORT: port('HEALTH_PORT').optional(),
   MQTT_WS_PATH: z.string().startsWith('/', 'MQTT_WS_PATH must start with /').default('/mqtt'),
+  /** docs/external-mqtt.md: `embedded` runs Aedes in the program; `external` uses the broker at MQTT_BROKER_URL. */
+  MQTT_MODE: z.enum(['embedded', 'external'], { error: 'MQTT_MODE is embedded or external' }).default('embedded'),
+  MQTT_BROKER_URL: z
+    .string()
+    .refine((v) => /^mqtts?:\/\/[^/\s]+/.test(v), 'MQTT_BROKER_URL must look like mqtt://broker.example.com:1883')
+    .optional(),
+  MQTT_BROKER_USERNAME: z.string().min(1).optional(),
+  MQTT_BROKER_PASSWORD: z.string().min(1).optional(),
+  MQTT_AUTH_MODE: z
+    .enum(['mosquitto-dynsec', 'http-hooks'], { error: 'MQTT_AUTH_MODE is mosquitto-dynsec or http-hooks' })
+    .default('mosquitto-dynsec'),
+  MQTT_HOOK_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9_.~+/=-]{16,200}$/, 'MQTT_HOOK_TOKEN must be 16 to 200 letters, digits or _.~+/=-')
+    .optional(),
+  /**
+   * External mode: the MQTT client id stem of this process's consumers (`{stem}-0` …). Each process needs its own
+   * and must keep it across restarts, because the broker keeps a dead consumer's unacknowledged sales in the
+   * session of that client id. Default: the host name.
+   */
+  MQTT_CLIENT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'MQTT_CLIENT_ID must be 1 to 40 letters, digits, ".", "_" or "-"')
+    .optional(),
   JWT_SECRET: z.string().min(16, 'JWT_SECRET must be at least 16 characters').optional(),
   APP_TIMEZONE: z
     .string()
@@ -229,7 +254,7 @@ export interface AppConfig {
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
-  mqtt: { port: number; wsPath: string };
+  mqtt: MqttConfig;
   jwt: { secret: string; generated: boolean };
   timezone: string;
   currency: string;
@@ -269,6 +294,24 @@ export interface AppConfig {
   /** M-Pesa through Daraja (docs/mobile-money.md); undefined when MPESA_BASE_URL is unset. */
   mpesa?: MpesaConfig;
   map: MapConfig;
+}
+
+/** docs/device-protocol.md and docs/external-mqtt.md. */
+export interface MqttConfig {
+  /** The embedded broker's TCP port and WebSocket path (embedded mode). */
+  port: number;
+  wsPath: string;
+  mode: 'embedded' | 'external';
+  /** External mode: the broker, this program's account on it, and how it learns device identities. */
+  external?: {
+    url: string;
+    username?: string;
+    password?: string;
+    authMode: 'mosquitto-dynsec' | 'http-hooks';
+    /** Bearer token the broker presents on POST /api/mqtt/auth and /api/mqtt/acl (http-hooks). */
+    hookToken?: string;
+    clientId: string;
+  };
 }
 
 export interface MpesaConfig {
@@ -350,7 +393,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
-    mqtt: { port: e.MQTT_PORT, wsPath: e.MQTT_WS_PATH },
+    mqtt: mqttConfig(e),
     jwt: { secret: e.JWT_SECRET ?? randomBytes(32).toString('base64url'), generated: !e.JWT_SECRET },
     timezone: e.APP_TIMEZONE,
     currency: e.CURRENCY,
@@ -386,6 +429,41 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryDelayMs: e.NOTIFICATION_RETRY_DELAY_MS,
       digestSeconds: e.NOTIFICATION_DIGEST_SECONDS,
       leaseSeconds: e.NOTIFICATION_LEASE_SECONDS,
+    },
+  };
+}
+
+function mqttConfig(e: z.infer<typeof envSchema>): MqttConfig {
+  const base = { port: e.MQTT_PORT, wsPath: e.MQTT_WS_PATH };
+  if (e.MQTT_MODE === 'embedded') return { ...base, mode: 'embedded' };
+  if (!e.MQTT_BROKER_URL) {
+    throw new ConfigError('MQTT_BROKER_URL is required when MQTT_MODE=external. Set MQTT_BROKER_URL and start again.');
+  }
+  if (e.MQTT_AUTH_MODE === 'http-hooks' && !e.MQTT_HOOK_TOKEN) {
+    throw new ConfigError(
+      'MQTT_HOOK_TOKEN is required when MQTT_AUTH_MODE=http-hooks. Set MQTT_HOOK_TOKEN and start again.',
+    );
+  }
+  if (e.MQTT_AUTH_MODE === 'mosquitto-dynsec' && !(e.MQTT_BROKER_USERNAME && e.MQTT_BROKER_PASSWORD)) {
+    throw new ConfigError(
+      'MQTT_BROKER_USERNAME and MQTT_BROKER_PASSWORD are required when MQTT_AUTH_MODE=mosquitto-dynsec (a ' +
+        'dynamic-security client allowed $CONTROL/dynamic-security/#). Set both and start again.',
+    );
+  }
+  return {
+    ...base,
+    mode: 'external',
+    external: {
+      url: e.MQTT_BROKER_URL,
+      username: e.MQTT_BROKER_USERNAME,
+      password: e.MQTT_BROKER_PASSWORD,
+      authMode: e.MQTT_AUTH_MODE,
+      hookToken: e.MQTT_HOOK_TOKEN,
+      clientId:
+        e.MQTT_CLIENT_ID ??
+        `wv-${hostname()
+          .replace(/[^A-Za-z0-9_.-]/g, '-')
+          .slice(0, 37)}`,
     },
   };
 }

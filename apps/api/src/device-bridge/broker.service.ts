@@ -1,26 +1,18 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { createBroker, type DeviceIdentity, type DeviceMessage, type SaleEnvelope, type WvBroker } from '@wv/broker';
-import { configAckPayloadSchema, parseTopic, statusPayloadSchema } from '@wv/contracts';
-import { Redis } from 'ioredis';
+import { createBroker, type DeviceIdentity, type WvBroker } from '@wv/broker';
+import type { Redis } from 'ioredis';
 import { SHARED_COUNTERS } from '../counters/shared-counters.js';
 import { REDIS } from '../redis/redis.provider.js';
 import { APP_CONFIG, ConfigError, type AppConfig } from '../config/app-config.js';
 import { announce } from '../common/announce.js';
-import { KeyedBatch } from '../common/keyed-batch.js';
 import { DeviceKeyService } from '../device/device-key.service.js';
 import type { MqttHealth } from '../health/health.service.js';
-import { CardListDeviceService } from '../card-list/card-list-device.service.js';
-import { MachineConfigService } from '../machine-config/machine-config.service.js';
-import { SaleIngestQueue } from '../sale/sale-ingest.queue.js';
-import { SequenceRecords } from '../sequence/sequence-records.js';
-import { TelemetryQueue } from '../telemetry/telemetry.queue.js';
-import { payloadToText } from '../sale/sale-ingest.types.js';
-import { AckCoalescer } from './ack-coalescer.js';
-import { DeviceOutbox, outboxChannel, type OutboundMessage } from '../device-outbox/device-outbox.js';
+import type { OutboundMessage } from '../device-outbox/device-outbox.js';
+import { OutboxListener } from './outbox-listener.js';
+import { DeviceMessageRouter } from './device-message-router.js';
 import { MachineStatusService } from './machine-status.service.js';
 import { ProvisioningService } from './provisioning.service.js';
-import { parseRevocation, revocationChannel } from './session-revocation.js';
 
 /**
  * The broker role: runs the embedded Aedes broker (TCP on MQTT_PORT, WebSocket on MQTT_WS_PATH),
@@ -30,29 +22,28 @@ import { parseRevocation, revocationChannel } from './session-revocation.js';
 export class BrokerService implements OnApplicationBootstrap, BeforeApplicationShutdown, MqttHealth {
   private readonly logger = new Logger('MqttBroker');
   private broker?: WvBroker;
-  private subscriber?: Redis;
   private port?: number;
   private statsTimer?: NodeJS.Timeout;
   private reportedRefusals: Record<string, number> = {};
   private readonly processId = `${process.pid}-${Date.now().toString(36)}`;
   /** Open connections per machine on this broker (a takeover briefly has two). */
   private readonly connections = new Map<string, number>();
-  private readonly acks = new AckCoalescer((topic, payload) => this.forward({ topic, payload, qos: 1, retain: false }));
+  private readonly outboxListener: OutboxListener;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
     private readonly deviceKeys: DeviceKeyService,
     private readonly provisioning: ProvisioningService,
-    private readonly queue: SaleIngestQueue,
     private readonly status: MachineStatusService,
-    private readonly machineConfig: MachineConfigService,
-    private readonly outbox: DeviceOutbox,
+    private readonly router: DeviceMessageRouter,
     @Inject(REDIS) private readonly redis: Redis,
-    private readonly sequenceRecords: SequenceRecords,
-    private readonly cardLists: CardListDeviceService,
-    private readonly telemetry: TelemetryQueue,
-  ) {}
+  ) {
+    this.outboxListener = new OutboxListener(config, {
+      send: (message) => this.forward(message),
+      revoke: (espIds) => this.endRevokedSessions(espIds),
+    });
+  }
 
   mqttStatus(): 'up' | 'down' | 'disabled' {
     return this.broker && this.port !== undefined ? 'up' : 'down';
@@ -83,14 +74,14 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
         knownMachineKey: (espId, key) => this.deviceKeys.verifyKnown(espId, key),
         verifyProvisioningSecret: (mac, password, connection) =>
           this.provisioning.verifySecret(mac, password, connection),
-        persistSales: (batch) => this.persist(batch),
-        onDeviceMessage: (message) => this.onDeviceMessage(message),
+        persistSales: (batch) => this.router.persistSales(batch),
+        onDeviceMessage: (message) => this.router.route(message),
         onClientConnected: (identity) => this.onConnected(identity),
         onClientDisconnected: (identity) => this.onDisconnected(identity),
       },
     );
     await this.status.markAllOffline();
-    await this.listenOutbox();
+    await this.outboxListener.start();
     try {
       this.port = await this.broker.listen(this.config.mqtt.port);
     } catch (error) {
@@ -108,46 +99,6 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     announce(this.config, `MQTT listening on port ${this.port} (WebSocket at ${this.config.mqtt.wsPath})`);
   }
 
-  /** Durable in Redis before the PUBACK: one addBulk for the whole micro-batch. */
-  private persist(batch: SaleEnvelope[]): Promise<void> {
-    return this.queue.enqueue(
-      batch.map((s) => ({
-        espId: s.espId,
-        topic: s.topic,
-        payload: payloadToText(s.payload),
-        receivedAt: s.receivedAt.toISOString(),
-        source: 'mqtt' as const,
-      })),
-    );
-  }
-
-  private async onDeviceMessage(message: DeviceMessage): Promise<void> {
-    if (message.kind === 'hello') return this.provisioning.onHello(message);
-    // Parsed and stored by the workers (docs/alarms.md, "Telemetry"); the broker only batches it.
-    if (message.kind === 'telemetry') {
-      return this.telemetry.add({
-        espId: message.espId,
-        payload: payloadToText(message.payload),
-        receivedAt: message.receivedAt.toISOString(),
-      });
-    }
-    const json = safeJson(message.payload);
-    if (message.kind === 'status') {
-      const status = statusPayloadSchema.safeParse(json);
-      if (status.success) await this.status.set(message.espId, status.data.online, { firmware: status.data.firmware });
-      // The sales still in the machine's flash, shown by GET /machines/{espId}/sync.
-      if (status.success && status.data.queued !== undefined) {
-        await this.sequenceRecords.setQueued(message.espId, status.data.queued);
-      }
-      return;
-    }
-    if (message.kind === 'config-ack') {
-      const ack = configAckPayloadSchema.safeParse(json);
-      if (ack.success) await this.machineConfig.applyAck(message.espId, ack.data.version);
-    }
-    if (message.kind === 'cards-ack') return this.cardLists.onAck(message.espId, json);
-  }
-
   private async onConnected(identity: DeviceIdentity): Promise<void> {
     if (identity.kind === 'provisioning') {
       // Only the pinned client gets here: the assignment waiting in PostgreSQL goes out on this broker.
@@ -157,20 +108,8 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     }
     this.connections.set(identity.espId, (this.connections.get(identity.espId) ?? 0) + 1);
     await this.status.set(identity.espId, true);
-    await this.connectEffects.add(identity.espId, true);
+    await this.router.machineConnected(identity.espId);
   }
-
-  /** What a machine's connect sets off, for all machines that connected within a few milliseconds. */
-  private readonly connectEffects = new KeyedBatch<string, true>(
-    async (batch) => {
-      const espIds = [...batch.keys()];
-      await this.machineConfig.republishMany(espIds);
-      // A machine that missed card list versions while away gets the full list (docs/device-protocol.md, "Card lists").
-      await this.cardLists.onMachinesConnected(espIds);
-      await this.provisioning.onMachinesConnected(espIds);
-    },
-    { lingerMs: 25, maxBatch: 1000 },
-  );
 
   private async onDisconnected(identity: DeviceIdentity): Promise<void> {
     if (identity.kind !== 'machine') return;
@@ -181,20 +120,6 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     if (left > 0) this.connections.set(identity.espId, left);
     else this.connections.delete(identity.espId);
     if (left === 0) await this.status.set(identity.espId, false);
-  }
-
-  private async listenOutbox(): Promise<void> {
-    this.subscriber = new Redis(this.config.redisUrl, { connectionName: 'wv-mqtt-outbox', maxRetriesPerRequest: null });
-    // One connection for both channels keeps revocations in order with the publishes after them.
-    await this.subscriber.subscribe(outboxChannel(this.config), revocationChannel(this.config));
-    this.subscriber.on('message', (channel: string, raw: string) => {
-      if (channel === revocationChannel(this.config)) return this.endRevokedSessions(parseRevocation(raw));
-      for (const message of JSON.parse(raw) as OutboundMessage[]) {
-        const ack = message.qos === 1 && !message.retain && parseTopic(message.topic).kind === 'sales-ack';
-        if (ack) this.acks.add(message.topic, (JSON.parse(message.payload) as { eventIds: string[] }).eventIds);
-        else this.forward(message);
-      }
-    });
   }
 
   /** A rotated key: its sessions on this broker end before anything published after the rotation. */
@@ -234,19 +159,11 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     clearInterval(this.statsTimer);
     await this.redis.hdel(SHARED_COUNTERS.brokerConnected, this.processId).catch(() => undefined);
     // First the broker (in-flight sales still reach Redis), then Redis and the database close.
-    this.acks.flush();
+    this.outboxListener.flush();
     await this.broker?.close();
-    await this.subscriber?.quit().catch(() => undefined);
+    await this.outboxListener.stop();
     // The machines this broker just let go are recorded offline before the database pool closes.
-    this.connectEffects.close();
+    this.router.close();
     await this.status.drain();
-  }
-}
-
-function safeJson(payload: Buffer): unknown {
-  try {
-    return JSON.parse(payload.toString('utf8'));
-  } catch {
-    return undefined;
   }
 }

@@ -9,6 +9,7 @@ import { SaleModule } from '../sale/sale.module.js';
 import { SequenceModule } from '../sequence/sequence.module.js';
 import { TelemetryQueueModule } from '../telemetry/telemetry.module.js';
 import { BrokerService } from './broker.service.js';
+import { DeviceMessageRouter } from './device-message-router.js';
 import { MachineStatusService } from './machine-status.service.js';
 import { ProvisioningService } from './provisioning.service.js';
 import { SessionRevocation } from './session-revocation.js';
@@ -33,7 +34,12 @@ export class DeviceBridgeModule {}
     SequenceModule,
     TelemetryQueueModule,
   ],
-  providers: [BrokerService, ProvisioningService, { provide: MQTT_HEALTH, useExisting: BrokerService }],
+  providers: [
+    BrokerService,
+    ProvisioningService,
+    DeviceMessageRouter,
+    { provide: MQTT_HEALTH, useExisting: BrokerService },
+  ],
   exports: [BrokerService, MQTT_HEALTH],
 })
 export class BrokerModule {}

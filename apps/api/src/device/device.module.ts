@@ -3,6 +3,7 @@ import { AuditModule } from '../audit/audit.module.js';
 import { DeviceOutboxModule } from '../device-outbox/device-outbox.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
+import { BrokerIdentityChanges } from './broker-identity-changes.js';
 import { DeviceDirectory } from './device-directory.js';
 import { DeviceKeyService } from './device-key.service.js';
 import { DeviceController } from './device.controller.js';
@@ -16,6 +17,7 @@ import { ProvisioningRecords } from './provisioning-records.js';
 @Module({
   imports: [AuditModule, DeviceOutboxModule, EventsModule, RateLimitModule],
   providers: [
+    BrokerIdentityChanges,
     DeviceRepository,
     DeviceDirectory,
     ProvisioningRecords,
@@ -25,6 +27,7 @@ import { ProvisioningRecords } from './provisioning-records.js';
   ],
   // DeviceRepository: for this folder's API and worker modules only (other folders may not import it).
   exports: [
+    BrokerIdentityChanges,
     DeviceRepository,
     DeviceDirectory,
     ProvisioningRecords,

@@ -15,6 +15,7 @@ import { DomainEvents } from '../events/domain-events.js';
 import { isUniqueViolation } from '../common/pg-errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeviceOutbox } from '../device-outbox/device-outbox.js';
+import { BrokerIdentityChanges } from './broker-identity-changes.js';
 import { DeviceKeyService } from './device-key.service.js';
 import { DeviceRepository } from './device.repository.js';
 import { PendingKeySealer } from './pending-key-sealer.js';
@@ -31,6 +32,7 @@ export class DeviceService {
     private readonly events: DomainEvents,
     private readonly audit: AuditTrail,
     private readonly outbox: DeviceOutbox,
+    private readonly brokerIdentities: BrokerIdentityChanges,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.sealer = new PendingKeySealer(config.jwt.secret);
@@ -56,6 +58,7 @@ export class DeviceService {
           { espId: input.espId, macAddress: input.macAddress, keyHash: hash, firmware: mac.firmware },
           m,
         );
+        await this.brokerIdentities.keyIssued(m, input.espId, key);
         // The key goes over MQTT only to the client that pinned its secret and said hello before this
         // assignment (no secret can be pinned after it). A MAC announced over REST gets its key from
         // the admin only: anyone may announce a MAC over REST, so nothing says who would read it.
@@ -114,6 +117,7 @@ export class DeviceService {
       if (!device) return null;
       const keyRotatedAt = new Date();
       await this.devices.update(espId, { keyHash: hash, keyRotatedAt }, m);
+      await this.brokerIdentities.keyIssued(m, espId, key);
       // An assignment still waiting for its machine must carry the new key; this is also how the admin
       // recovers one whose sealed key no longer opens (JWT_SECRET changed).
       const macAddress = device.macAddress;

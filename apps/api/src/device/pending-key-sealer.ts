@@ -20,8 +20,9 @@ const VERSION = 'v1';
 export class PendingKeySealer {
   private readonly key: Buffer;
 
-  constructor(secret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', secret, 'wv-pending-device-key', 'aes-256-gcm', 32));
+  /** `purpose` separates the keys of different uses of the sealer: a key sealed for one does not open for another. */
+  constructor(secret: string, purpose = 'wv-pending-device-key') {
+    this.key = Buffer.from(hkdfSync('sha256', secret, purpose, 'aes-256-gcm', 32));
   }
 
   seal(deviceKey: string, binding: { macAddress: string; espId: string }): string {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startApp, type RunningApp } from '../../src/bootstrap.js';
 import { ConfigError } from '../../src/config/app-config.js';
-import { freePort } from '../soak/free-port.js';
+import { freePort } from '../support/free-port.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /**

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { reaper } from './reaper.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../support/free-port.js';
 
 /** Debian's PostgreSQL binaries (`postgresql-NN`), the newest installed version. */
 function postgresBinDir(): string {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { reaper } from './reaper.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * The soak's own redis-server, configured as production should be (docs/operations.md, "Redis and PostgreSQL

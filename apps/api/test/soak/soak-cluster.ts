@@ -8,7 +8,7 @@ import { TELEMETRY_QUEUE } from '../../src/telemetry/telemetry.types.js';
 import { HttpClient } from '../support/http-client.js';
 import { spawnServer, type Deployment } from '../support/server-process.js';
 import { FaultProxy } from './fault-proxy.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../support/free-port.js';
 import type { Recipient } from './notification-checks.js';
 import { NotifyOutside } from './notify-outside.js';
 import { PgCluster } from './pg-cluster.js';

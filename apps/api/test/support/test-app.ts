@@ -63,7 +63,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const baseUrl = `http://127.0.0.1:${running.port}`;
   return {
     baseUrl,
-    mqttPort: config.roles.has('broker') ? (running.app.get(BrokerService).mqttPort ?? 0) : 0,
+    mqttPort:
+      config.roles.has('broker') && config.mqtt.mode === 'embedded'
+        ? (running.app.get(BrokerService).mqttPort ?? 0)
+        : 0,
     config,
     http: new HttpClient(baseUrl),
     dataSource: running.app.get(DataSource),

@@ -3,9 +3,10 @@ import type { Role } from '../common/common.schema.js';
 
 /**
  * Who may call a route: `public` is anyone; `device` is a machine with its X-Device-Key; `metrics`
- * is the bearer METRICS_TOKEN, for Prometheus scrapers.
+ * is the bearer METRICS_TOKEN, for Prometheus scrapers; `mqtt-hook` is the bearer MQTT_HOOK_TOKEN, for an
+ * external MQTT broker asking who a client is.
  */
-export type Access = Role | 'public' | 'device' | 'metrics';
+export type Access = Role | 'public' | 'device' | 'metrics' | 'mqtt-hook';
 
 export interface RouteDef {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -15,6 +15,7 @@ import { MachineCoordinates1763701200000 } from './1763701200000-machine-coordin
 import { UserDeactivation1763710100000 } from './1763710100000-user-deactivation.js';
 import { LanguageAndReceipts1763710500000 } from './1763710500000-language-and-receipts.js';
 import { UnknownPush1763710600000 } from './1763710600000-unknown-push.js';
+import { MqttIdentityChanges1763710700000 } from './1763710700000-mqtt-identity-changes.js';
 
 /** Every migration, in order. The schema changes only through these (never `synchronize`). */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   UserDeactivation1763710100000,
   LanguageAndReceipts1763710500000,
   UnknownPush1763710600000,
+  MqttIdentityChanges1763710700000,
 ];
