@@ -14,6 +14,9 @@
 // CPU of every process from /proc, as a share of one core; memory as peak RSS (PSS summed for PostgreSQL).
 // BENCH_PROFILE=DIR writes V8 CPU profiles of the server processes and the generators into DIR.
 // BENCH_PHASES=open,closed chooses the phases.
+// 4. BENCH_MODES=embedded,external: the same phases again with MQTT_MODE=external, the machines on a Mosquitto of
+//    the run's own (docs/external-mqtt.md) on a fresh database, against the same baselines. A machine without
+//    Debian's mosquitto package runs the embedded mode alone and says so.
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -25,6 +28,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { percentile, report } from './lib/report.mjs';
 import { mb, rssOf } from './lib/measure.mjs';
 import { cpuMeter, pidsNamed, pssBytes } from './lib/proc.mjs';
+import { startMosquitto, mosquittoPlugin } from './lib/mosquitto.mjs';
 import { adminToken, benchDeployment, provisionMachines, startProcess } from './lib/stack.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -39,6 +43,11 @@ const BASELINE_ROWS = Number(process.env.BENCH_BASELINE_ROWS ?? 100_000);
 const SPLIT = process.env.BENCH_SPLIT !== 'false';
 const PHASES = (process.env.BENCH_PHASES ?? 'open,closed').split(',');
 const PROFILE = process.env.BENCH_PROFILE;
+const MODES = (process.env.BENCH_MODES ?? 'embedded,external')
+  .split(',')
+  .filter(
+    (mode) => mode !== 'external' || mosquittoPlugin() || !console.log('  no mosquitto here: external mode skipped'),
+  );
 /** Sales PUBACKed but not in PostgreSQL this long after the last PUBACK count as lost. */
 const COMMIT_TIMEOUT_MS = 120_000;
 
@@ -54,19 +63,30 @@ if (PROFILE) {
 
 // Every simulated machine connects from 127.0.0.1: lift the per-address limits meant for the field. The
 // database is named after this process, so that two runs can share the machine (the busy measurement).
-const deployment = await benchDeployment(`ingest_${process.pid}`, {
-  MQTT_CONNECT_RATE: '100000',
-  HTTP_RATE_LIMIT: '100000',
-});
-const { env } = deployment;
-const procs = SPLIT
-  ? [await startProcess({ ...env, APP_ROLES: 'api,broker' }), await startProcess({ ...env, APP_ROLES: 'worker' })]
-  : [await startProcess(env)];
-const front = procs[0];
-const base = `http://127.0.0.1:${front.httpPort}`;
-const machines = await provisionMachines(base, await adminToken(base), MACHINES, 'BENCH');
-const db = new pg.Client({ connectionString: deployment.databaseUrl });
-await db.connect();
+let deployment, procs, front, machines, db, generators, meter, mosquitto;
+let pubackedSoFar = 0;
+
+/** The program (and for external mode its Mosquitto), its machines, the generators and the CPU meter. */
+async function startStack(mode) {
+  mosquitto = mode === 'external' ? await startMosquitto() : undefined;
+  deployment = await benchDeployment(`ingest_${mode}_${process.pid}`, {
+    MQTT_CONNECT_RATE: '100000',
+    HTTP_RATE_LIMIT: '100000',
+    ...(mosquitto ? { ...mosquitto.env, MQTT_CLIENT_ID: `wv-bench-${process.pid}` } : {}),
+  });
+  const { env } = deployment;
+  procs = SPLIT
+    ? [await startProcess({ ...env, APP_ROLES: 'api,broker' }), await startProcess({ ...env, APP_ROLES: 'worker' })]
+    : [await startProcess(env)];
+  front = procs[0];
+  const base = `http://127.0.0.1:${front.httpPort}`;
+  machines = await provisionMachines(base, await adminToken(base), MACHINES, 'BENCH');
+  db = new pg.Client({ connectionString: deployment.databaseUrl });
+  await db.connect();
+  pubackedSoFar = 0;
+  // External mode: the machines' identities reach Mosquitto through the relay (about half a second).
+  if (mosquitto) await sleep(3000);
+}
 
 // ---- 1. Baselines -------------------------------------------------------------------------------------
 const COLUMNS = 'esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date, received_at, source';
@@ -124,38 +144,65 @@ async function copyBaseline(rows) {
   return rows.length / ((performance.now() - started) / 1000);
 }
 
-const insertRates = [];
-const copyRates = [];
-for (let i = 0; i < 3; i++) {
-  insertRates.push(await insertBaseline(baselineRows(BASELINE_ROWS)));
-  copyRates.push(await copyBaseline(baselineRows(BASELINE_ROWS)));
+async function measureBaselines() {
+  const insertRates = [];
+  const copyRates = [];
+  for (let i = 0; i < 3; i++) {
+    insertRates.push(await insertBaseline(baselineRows(BASELINE_ROWS)));
+    copyRates.push(await copyBaseline(baselineRows(BASELINE_ROWS)));
+  }
+  await db.query('DROP TABLE baseline_sales');
+  console.log(
+    `  baselines: INSERT ${insertRates.map(Math.round).join(', ')} rows/s, COPY ${copyRates.map(Math.round).join(', ')} rows/s`,
+  );
+  return { insertBaselineRate: median(insertRates), copyBaselineRate: median(copyRates) };
 }
-await db.query('DROP TABLE baseline_sales');
-const insertBaselineRate = median(insertRates);
-const copyBaselineRate = median(copyRates);
-console.log(
-  `  baselines: INSERT ${insertRates.map(Math.round).join(', ')} rows/s, COPY ${copyRates.map(Math.round).join(', ')} rows/s`,
-);
 
 // ---- 2. The load generators ----------------------------------------------------------------------------
-const generators = await Promise.all(
-  Array.from({ length: GENERATORS }, async (_, g) => {
-    const child = fork(new URL('./lib/ingest-generator.mjs', import.meta.url).pathname, {
-      serialization: 'advanced',
-      execArgv: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [],
-    });
-    process.once('exit', () => child.kill('SIGKILL'));
-    // The generators share the cores with the server: at the lowest priority they take what the server
-    // leaves, instead of taking turns with it. A generator that cannot keep up says so (lateness), and its
-    // lateness counts in the latency, which is timed from each sale's due time.
-    if (NICE) setPriority(child.pid, 19);
-    const share = machines.filter((_, i) => i % GENERATORS === g);
-    const next = nextMessage(child);
-    child.send({ cmd: 'connect', port: front.mqttPort, machines: share });
-    await next;
-    return { child, machines: share.length };
-  }),
-);
+async function startGenerators() {
+  generators = await Promise.all(
+    Array.from({ length: GENERATORS }, async (_, g) => {
+      const child = fork(new URL('./lib/ingest-generator.mjs', import.meta.url).pathname, {
+        serialization: 'advanced',
+        execArgv: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [],
+      });
+      process.once('exit', () => child.kill('SIGKILL'));
+      // The generators share the cores with the server: at the lowest priority they take what the server
+      // leaves, instead of taking turns with it. A generator that cannot keep up says so (lateness), and its
+      // lateness counts in the latency, which is timed from each sale's due time.
+      if (NICE) setPriority(child.pid, 19);
+      const share = machines.filter((_, i) => i % GENERATORS === g);
+      const next = nextMessage(child);
+      child.send({ cmd: 'connect', port: mosquitto ? mosquitto.port : front.mqttPort, machines: share });
+      await next;
+      return { child, machines: share.length };
+    }),
+  );
+  meter = cpuMeter({
+    broker: () => [front.child.pid],
+    ...(SPLIT ? { worker: () => [procs[1].child.pid] } : {}),
+    ...(mosquitto ? { Mosquitto: () => [mosquitto.pid] } : {}),
+    generators: () => generators.map((g) => g.child.pid),
+    PostgreSQL: () => pidsNamed('postgres'),
+    Redis: () => pidsNamed('redis-server'),
+    bench: () => [process.pid],
+  });
+}
+
+async function stopStack() {
+  await Promise.all(
+    generators.map(
+      (g) =>
+        new Promise((resolve) => {
+          g.child.once('exit', resolve);
+          g.child.send({ cmd: 'end' });
+        }),
+    ),
+  );
+  await db.end();
+  await deployment.teardown(procs);
+  await mosquitto?.stop();
+}
 
 function nextMessage(child) {
   return new Promise((resolve, reject) => {
@@ -171,25 +218,15 @@ function nextMessage(child) {
 const committed = async () =>
   Number((await db.query('SELECT coalesce(sum(sales_count), 0)::bigint AS n FROM sales_daily')).rows[0].n);
 
-const meter = cpuMeter({
-  broker: () => [front.child.pid],
-  ...(SPLIT ? { worker: () => [procs[1].child.pid] } : {}),
-  generators: () => generators.map((g) => g.child.pid),
-  PostgreSQL: () => pidsNamed('postgres'),
-  Redis: () => pidsNamed('redis-server'),
-  bench: () => [process.pid],
-});
-
-let pubackedSoFar = 0;
-
 async function runPhase(mode, rate) {
   const startAt = now() + 300;
   const measureFrom = startAt + WARMUP * 1000;
   const endAt = measureFrom + SECONDS * 1000;
-  const peaks = { broker: 0, worker: 0, generators: 0 };
+  const peaks = { broker: 0, worker: 0, generators: 0, Mosquitto: 0 };
   const sampleMemory = () => {
     peaks.broker = Math.max(peaks.broker, rssOf(front.child.pid));
     if (SPLIT) peaks.worker = Math.max(peaks.worker, rssOf(procs[1].child.pid));
+    if (mosquitto) peaks.Mosquitto = Math.max(peaks.Mosquitto, rssOf(mosquitto.pid));
     peaks.generators = Math.max(
       peaks.generators,
       generators.reduce((sum, g) => sum + rssOf(g.child.pid), 0),
@@ -255,11 +292,9 @@ async function runPhase(mode, rate) {
   };
 }
 
-const offered = FIXED_RATE > 0 ? FIXED_RATE : Math.round(LOAD * insertBaselineRate);
-const figures = {
-  'baseline: 1000-row INSERT … ON CONFLICT rows/s (median of 3)': Math.round(insertBaselineRate),
-  'baseline: COPY FROM STDIN rows/s (median of 3)': Math.round(copyBaselineRate),
-};
+const figures = {};
+let insertBaselineRate = 0;
+let offered = 0;
 const cpuLine = ({ cpu }) =>
   [
     ...Object.entries(cpu.shares).map(([name, share]) => `${name} ${Math.round(share * 100)}`),
@@ -272,54 +307,58 @@ const memoryLine = ({ memory }) =>
     .map(([name, bytes]) => `${name} ${mb(bytes)}`)
     .join(', ');
 
-for (const mode of PHASES) {
-  const r = await runPhase(mode, offered);
-  process.stdout.write('\n');
-  const label = mode === 'open' ? `open loop at ${offered}/s` : `closed loop (${WINDOW} in flight per machine)`;
-  if (mode === 'open') {
-    figures[`${label}: offered / baseline`] = round(offered / insertBaselineRate, 2);
+for (const stackMode of MODES) {
+  await startStack(stackMode);
+  if (!insertBaselineRate) {
+    const baselines = await measureBaselines();
+    insertBaselineRate = baselines.insertBaselineRate;
+    offered = FIXED_RATE > 0 ? FIXED_RATE : Math.round(LOAD * insertBaselineRate);
+    figures['baseline: 1000-row INSERT … ON CONFLICT rows/s (median of 3)'] = Math.round(insertBaselineRate);
+    figures['baseline: COPY FROM STDIN rows/s (median of 3)'] = Math.round(baselines.copyBaselineRate);
   }
-  Object.assign(figures, {
-    [`${label}: sales/s end to end (rows + rollups)`]: Math.round(r.endToEnd),
-    [`${label}: end to end / INSERT baseline`]: round(r.endToEnd / insertBaselineRate, 2),
-    [`${label}: PUBACK p50 / p99 / max (ms)`]: `${round(r.p50)} / ${round(r.p99)} / ${round(r.max)}`,
-    [`${label}: commit lag after the last PUBACK (ms)`]: Math.round(r.lagMs),
-    [`${label}: PUBACKed sales not stored`]: r.lost,
-    [`${label}: CPU, % of one core`]: cpuLine(r),
-    [`${label}: memory (MB; RSS, PSS for PostgreSQL and Redis)`]: memoryLine(r),
-  });
-  if (mode === 'open') {
-    figures[`${label}: generators sent late (>10 ms) / p99 lateness (ms)`] =
-      `${round(r.lateShare * 100, 2)} % / ${round(r.lateP99)}`;
+  await startGenerators();
+  const prefix = stackMode === 'external' ? 'external (Mosquitto): ' : '';
+  for (const mode of PHASES) {
+    const r = await runPhase(mode, offered);
+    process.stdout.write('\n');
+    const label = `${prefix}${mode === 'open' ? `open loop at ${offered}/s` : `closed loop (${WINDOW} in flight per machine)`}`;
+    if (mode === 'open') {
+      figures[`${label}: offered / baseline`] = round(offered / insertBaselineRate, 2);
+    }
+    Object.assign(figures, {
+      [`${label}: sales/s end to end (rows + rollups)`]: Math.round(r.endToEnd),
+      [`${label}: end to end / INSERT baseline`]: round(r.endToEnd / insertBaselineRate, 2),
+      [`${label}: PUBACK p50 / p99 / max (ms)`]: `${round(r.p50)} / ${round(r.p99)} / ${round(r.max)}`,
+      [`${label}: commit lag after the last PUBACK (ms)`]: Math.round(r.lagMs),
+      [`${label}: PUBACKed sales not stored`]: r.lost,
+      [`${label}: CPU, % of one core`]: cpuLine(r),
+      [`${label}: memory (MB; RSS, PSS for PostgreSQL and Redis)`]: memoryLine(r),
+    });
+    if (mode === 'open') {
+      figures[`${label}: generators sent late (>10 ms) / p99 lateness (ms)`] =
+        `${round(r.lateShare * 100, 2)} % / ${round(r.lateP99)}`;
+    }
+    if (mode === 'open' && r.lateShare > 0.01) {
+      console.log(
+        `  the generators fell behind their schedule: ${round(r.lateShare * 100, 1)} % of sales sent over 10 ms late`,
+      );
+    }
   }
-  if (mode === 'open' && r.lateShare > 0.01) {
-    console.log(
-      `  the generators fell behind their schedule: ${round(r.lateShare * 100, 1)} % of sales sent over 10 ms late`,
-    );
-  }
+
+  const [{ rows: rowCount }] = [await db.query('SELECT count(*)::bigint AS rows FROM sales')];
+  figures[`${prefix}rows equal their rollups`] = Number(rowCount[0].rows) === (await committed());
+
+  await stopStack();
 }
-
-const [{ rows: rowCount }] = [await db.query('SELECT count(*)::bigint AS rows FROM sales')];
-const rollups = await committed();
-figures['rows equal their rollups'] = Number(rowCount[0].rows) === rollups;
-
-await Promise.all(
-  generators.map(
-    (g) =>
-      new Promise((resolve) => {
-        g.child.once('exit', resolve);
-        g.child.send({ cmd: 'end' });
-      }),
-  ),
-);
-await db.end();
-await deployment.teardown(procs);
 
 report({
   name: 'ingest',
   figures,
   notes:
     `${MACHINES} machines over MQTT 3.1.1 from ${GENERATORS} generator processes, sales at QoS 1; ` +
+    `modes: ${MODES.join(', ')} (external: Mosquitto with dynamic security, the program its client; the PUBACK timed ` +
+    `there is Mosquitto's, and the sale is durable in Redis at the program's own PUBACK to Mosquitto, so what ` +
+    `waits in Mosquitto shows as commit lag); ` +
     `${WARMUP} s warm-up then ${SECONDS} s measured per phase; ` +
     `${SPLIT ? 'api+broker and worker as two processes' : 'one process'}, with PostgreSQL and Redis on this machine.`,
 });

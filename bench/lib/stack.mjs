@@ -67,9 +67,10 @@ export function startProcess(env) {
       }
       const http = /HTTP listening on http:\/\/localhost:(\d+)/.exec(out);
       const mqtt = /MQTT listening on port (\d+)/.exec(out);
-      // Every role by default: then the broker's port is needed too.
+      // Every role by default: then the broker's port is needed too (or, with MQTT_MODE=external, its consumers).
       const needsMqtt = !env.APP_ROLES || env.APP_ROLES.includes('broker');
-      if ((http && (!needsMqtt || mqtt)) || /Worker started/.test(out)) {
+      const mqttReady = mqtt || /MQTT: consuming /.test(out);
+      if ((http && (!needsMqtt || mqttReady)) || /Worker started/.test(out)) {
         ready = true;
         resolve({
           child,
