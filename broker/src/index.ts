@@ -17,6 +17,7 @@ export { createJsonLogger, silentLogger } from './logger.js';
 export {
   authorizeDevicePublish,
   authorizeDeviceSubscribe,
+  deviceTopics,
   type AclSubject,
   type DevicePublishKind,
   type PublishDecision,

@@ -55,6 +55,14 @@ function buildPublishableTopics(subject: AclSubject): Map<string, DevicePublishK
   ]);
 }
 
+/**
+ * Every topic the subject may publish and subscribe to, for brokers that enforce the ACL themselves from a list
+ * (an external broker's identities, docs/external-mqtt.md).
+ */
+export function deviceTopics(subject: AclSubject): { publish: string[]; subscribe: string[] } {
+  return { publish: [...publishableTopics(subject).keys()], subscribe: subscribableTopics(subject) };
+}
+
 function subscribableTopics(subject: AclSubject): string[] {
   if (subject.kind === 'provisioning') return [buildAssignmentTopic(subject.mac)];
   return [

@@ -22,7 +22,10 @@ import { SessionRevocation } from './session-revocation.js';
 })
 export class DeviceBridgeModule {}
 
-/** The embedded MQTT broker and machine provisioning (broker role); it answers the MQTT health check. */
+/**
+ * What the broker role needs whichever broker the machines use: device messages routed to their services, and
+ * provisioning. Imported by the embedded broker's module and by the external broker's (docs/external-mqtt.md).
+ */
 @Module({
   imports: [
     CardListModule,
@@ -34,12 +37,15 @@ export class DeviceBridgeModule {}
     SequenceModule,
     TelemetryQueueModule,
   ],
-  providers: [
-    BrokerService,
-    ProvisioningService,
-    DeviceMessageRouter,
-    { provide: MQTT_HEALTH, useExisting: BrokerService },
-  ],
+  providers: [ProvisioningService, DeviceMessageRouter],
+  exports: [ProvisioningService, DeviceMessageRouter, DeviceBridgeModule, DeviceModule],
+})
+export class DeviceMessagingModule {}
+
+/** The embedded MQTT broker and machine provisioning (broker role); it answers the MQTT health check. */
+@Module({
+  imports: [DeviceMessagingModule],
+  providers: [BrokerService, { provide: MQTT_HEALTH, useExisting: BrokerService }],
   exports: [BrokerService, MQTT_HEALTH],
 })
 export class BrokerModule {}

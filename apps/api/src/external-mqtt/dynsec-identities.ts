@@ -1,15 +1,5 @@
-import {
-  buildCardsAckTopic,
-  buildCardsDeltaTopic,
-  buildCardsTopic,
-  buildConfigAckTopic,
-  buildConfigTopic,
-  buildSalesAckTopic,
-  buildSalesTopic,
-  buildStatusTopic,
-  buildTelemetryTopic,
-  TOPIC_ROOT,
-} from '@wv/contracts';
+import { deviceTopics } from '@wv/broker';
+import { TOPIC_ROOT } from '@wv/contracts';
 import type { DynsecCommand, DynsecControl, DynsecResponse } from './dynsec-control.js';
 
 /** The role this program's own account gets: every protocol topic. */
@@ -23,22 +13,10 @@ export const machineRole = (espId: string) => `wv-machine-${espId}`;
  * "Topics"), as literal topics, so that no wildcard can reach another machine's.
  */
 export function machineAcls(espId: string) {
-  const send = [
-    buildSalesTopic(espId),
-    buildStatusTopic(espId),
-    buildConfigAckTopic(espId),
-    buildTelemetryTopic(espId),
-    buildCardsAckTopic(espId),
-  ];
-  const receive = [
-    buildConfigTopic(espId),
-    buildSalesAckTopic(espId),
-    buildCardsTopic(espId),
-    buildCardsDeltaTopic(espId),
-  ];
+  const topics = deviceTopics({ kind: 'machine', espId });
   return [
-    ...send.map((topic) => ({ acltype: 'publishClientSend', topic, allow: true })),
-    ...receive.map((topic) => ({ acltype: 'subscribeLiteral', topic, allow: true })),
+    ...topics.publish.map((topic) => ({ acltype: 'publishClientSend', topic, allow: true })),
+    ...topics.subscribe.map((topic) => ({ acltype: 'subscribeLiteral', topic, allow: true })),
   ];
 }
 

@@ -21,6 +21,17 @@ import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js'
 const HOOK_TOKEN = randomBytes(24).toString('base64url'); // 32 characters
 const WRONG_TOKEN = randomBytes(24).toString('base64url');
 
+/** The hooks' process: no broker role, which in external mode would connect to MQTT_BROKER_URL. */
+const hooksApp = (env: Record<string, string> = {}) =>
+  createTestApp({
+    APP_ROLES: 'api,worker',
+    MQTT_MODE: 'external',
+    MQTT_BROKER_URL: 'mqtt://127.0.0.1:9',
+    MQTT_AUTH_MODE: 'http-hooks',
+    MQTT_HOOK_TOKEN: HOOK_TOKEN,
+    ...env,
+  });
+
 describe('MQTT HTTP hooks (MQTT_MODE=external, MQTT_AUTH_MODE=http-hooks)', () => {
   let t: TestApp;
   let machine: { espId: string; macAddress: string; deviceKey: string };
@@ -37,14 +48,7 @@ describe('MQTT HTTP hooks (MQTT_MODE=external, MQTT_AUTH_MODE=http-hooks)', () =
     acl({ clientid: mac, username: 'provision', topic, action });
 
   beforeAll(async () => {
-    // No broker role: in external mode it would connect to MQTT_BROKER_URL.
-    t = await createTestApp({
-      APP_ROLES: 'api,worker',
-      MQTT_MODE: 'external',
-      MQTT_BROKER_URL: 'mqtt://127.0.0.1:9',
-      MQTT_AUTH_MODE: 'http-hooks',
-      MQTT_HOOK_TOKEN: HOOK_TOKEN,
-    });
+    t = await hooksApp();
     const admin = await t.http.login(TEST_ADMIN.email, TEST_ADMIN.password);
     machine = await provisionDevice(t.http, admin);
     other = await provisionDevice(t.http, admin);
@@ -252,14 +256,7 @@ describe('MQTT HTTP hooks (MQTT_MODE=external, MQTT_AUTH_MODE=http-hooks)', () =
 describe('MQTT HTTP hooks under a fleet’s load', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      APP_ROLES: 'api,worker',
-      MQTT_MODE: 'external',
-      MQTT_BROKER_URL: 'mqtt://127.0.0.1:9',
-      MQTT_AUTH_MODE: 'http-hooks',
-      MQTT_HOOK_TOKEN: HOOK_TOKEN,
-      HTTP_RATE_LIMIT: '5',
-    });
+    t = await hooksApp({ HTTP_RATE_LIMIT: '5' });
   });
   afterAll(() => t?.close());
 

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { reaper } from './reaper.js';
 import { freePort } from '../support/free-port.js';
+import { startTracked } from '../support/tracked-process.js';
 
 /**
  * The soak's own redis-server, configured as production should be (docs/operations.md, "Redis and PostgreSQL
@@ -15,7 +16,6 @@ import { freePort } from '../support/free-port.js';
 export class RedisInstance {
   private child?: ChildProcess;
   private exited?: Promise<void>;
-  private output = '';
 
   private constructor(
     readonly port: number,
@@ -54,24 +54,9 @@ export class RedisInstance {
       ...['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'],
       ...['--protected-mode', 'no', '--daemonize', 'no', '--loglevel', 'warning'],
     ];
-    const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (c: Buffer) => (this.output = (this.output + c.toString()).slice(-4000)));
-    child.stderr!.on('data', (c: Buffer) => (this.output = (this.output + c.toString()).slice(-4000)));
-    this.child = child;
-    const forget = reaper.process(child.pid);
-    this.exited = new Promise((resolve) =>
-      child.once('exit', () => {
-        forget();
-        resolve();
-      }),
-    );
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`redis-server exited at start:\n${this.output}`);
-      if (await this.ping()) return;
-      if (Date.now() > deadline) throw new Error(`redis-server did not answer PING:\n${this.output}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const started = await startTracked('redis-server', 'redis-server', args, () => this.ping());
+    this.child = started.child;
+    this.exited = started.exited;
   }
 
   /** SIGKILL: nothing is flushed beyond what appendfsync already wrote. SIGTERM: a clean shutdown. */

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { reaper } from '../soak/reaper.js';
 import { freePort } from './free-port.js';
+import { startTracked } from './tracked-process.js';
 
 export const MOSQUITTO = '/usr/sbin/mosquitto';
 const DYNSEC_PLUGIN = [
@@ -27,7 +28,6 @@ export function mosquittoAvailable(): { plugin: string } | null {
 export class MosquittoInstance {
   private child?: ChildProcess;
   private exited?: Promise<void>;
-  private output = '';
   readonly admin = { username: 'wv-program', password: randomBytes(12).toString('hex') };
   private readonly forgetDir: () => void;
 
@@ -91,27 +91,15 @@ export class MosquittoInstance {
 
   async start(): Promise<void> {
     if (this.child) return;
-    const child = spawn(MOSQUITTO, ['-c', join(this.dir, 'mosquitto.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (c: Buffer) => {
-      this.output = (this.output + c.toString()).slice(-4000);
-      if (process.env.WV_MOSQUITTO_LOG) process.stderr.write(c);
-    });
-    child.stderr!.on('data', (c: Buffer) => (this.output = (this.output + c.toString()).slice(-4000)));
-    this.child = child;
-    const forget = reaper.process(child.pid);
-    this.exited = new Promise((resolve) =>
-      child.once('exit', () => {
-        forget();
-        resolve();
-      }),
+    const started = await startTracked(
+      'mosquitto',
+      MOSQUITTO,
+      ['-c', join(this.dir, 'mosquitto.conf')],
+      () => this.answers(),
+      !!process.env.WV_MOSQUITTO_LOG,
     );
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`mosquitto exited at start:\n${this.output}`);
-      if (await this.answers()) return;
-      if (Date.now() > deadline) throw new Error(`mosquitto did not accept a connection:\n${this.output}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    this.child = started.child;
+    this.exited = started.exited;
   }
 
   /** SIGTERM saves the sessions and retained messages (persistence); SIGKILL loses what was not saved. */
