@@ -21,6 +21,7 @@ import { RouteInputInterceptor } from './common/route-input.interceptor.js';
 import type { AppConfig } from './config/app-config.js';
 import { CoreModule } from './core/core.module.js';
 import { dataSourceOptions } from './database/data-source-options.js';
+import { ReadDataSourceModule } from './database/read-data-source.js';
 import { BrokerModule, DeviceBridgeModule } from './device-bridge/device-bridge.module.js';
 import { ExternalMqttModule } from './external-mqtt/external-mqtt.module.js';
 import { DeviceApiModule, DeviceModule, DeviceWorkerModule } from './device/device.module.js';
@@ -89,6 +90,8 @@ export class AppModule implements NestModule, OnApplicationShutdown {
       module: AppModule,
       imports: [
         TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl)),
+        // READ_DATA_SOURCE: the replica of DATABASE_READ_URL for the sales views, or the DataSource above (docs/read-replica.md).
+        ReadDataSourceModule.forRoot(config),
         CoreModule.forRoot(config, redis),
         // What every role runs: the access guard, the ingest queue, key-rotation revocations, metrics.
         AuthModule,

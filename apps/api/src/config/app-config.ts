@@ -17,16 +17,20 @@ const port = (name: string) =>
     .min(0, `${name} must be between 0 and 65535`)
     .max(65535, `${name} must be between 0 and 65535`);
 
+const POSTGRES_URL = /^postgres(ql)?:\/\/.+\/[^/?]+/;
+
 const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: port('PORT').default(3000),
   DATABASE_URL: z
     .string()
     .default('postgres://postgres@localhost:5432/water_vending')
-    .refine(
-      (v) => /^postgres(ql)?:\/\/.+\/[^/?]+/.test(v),
-      'DATABASE_URL must look like postgres://user@host:5432/dbname',
-    ),
+    .refine((v) => POSTGRES_URL.test(v), 'DATABASE_URL must look like postgres://user@host:5432/dbname'),
+  /** docs/read-replica.md: a streaming replica the sales views read; unset, they read DATABASE_URL. */
+  DATABASE_READ_URL: z
+    .string()
+    .refine((v) => POSTGRES_URL.test(v), 'DATABASE_READ_URL must look like postgres://user@host:5432/dbname')
+    .optional(),
   REDIS_URL: z
     .string()
     .default('redis://localhost:6379')
@@ -252,6 +256,8 @@ export interface AppConfig {
   port: number;
   healthPort: number | undefined;
   databaseUrl: string;
+  /** A streaming replica the sales views read (docs/read-replica.md); undefined: they read databaseUrl. */
+  databaseReadUrl?: string;
   redisUrl: string;
   redisPrefix: string;
   mqtt: MqttConfig;
@@ -391,6 +397,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     healthPort: e.HEALTH_PORT,
     databaseUrl: e.DATABASE_URL,
+    databaseReadUrl: e.DATABASE_READ_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     mqtt: mqttConfig(e),

@@ -3,6 +3,7 @@ import { DataSource, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm
 import type { Actor } from '../common/actor.js';
 import { scopeDevices } from '../common/scope.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { READ_DATA_SOURCE } from '../database/read-data-source.js';
 import { positional, queryPrepared, visibleDeviceIds } from './scoped-sql.js';
 
 /** Coin and card totals of one machine, numeric text as PostgreSQL sums them. */
@@ -52,7 +53,8 @@ export interface RecentSaleRow {
 @Injectable()
 export class SalesSummaryRepository {
   constructor(
-    private readonly dataSource: DataSource,
+    // The replica when DATABASE_READ_URL is set: answers may lag the primary by a moment (docs/read-replica.md).
+    @Inject(READ_DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

@@ -69,11 +69,17 @@ export class TransactionExportService {
       const job = {
         kind,
         statement: this.repository.exportStatement(actor, filter),
-        databaseUrl: this.config.databaseUrl,
+        // The worker thread's own connection goes where the repository's reads go: the replica when set.
+        databaseUrl: this.config.databaseReadUrl ?? this.config.databaseUrl,
       };
       await streamXlsxExport(job, res, () => this.repository.openExportCursor(actor, filter));
     } catch (error) {
-      if (!res.headersSent) throw error;
+      if (!res.headersSent) {
+        // Nothing has gone out (the read database refused the cursor): the answer is an error body, not a file.
+        res.removeHeader('Content-Type');
+        res.removeHeader('Content-Disposition');
+        throw error;
+      }
       // Too late for an error body: cut the download so that the client sees it incomplete.
       this.logger.error(`Export of ${machineId} failed after it started: ${(error as Error).message}`);
       res.destroy(error as Error);

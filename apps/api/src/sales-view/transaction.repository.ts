@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type ObjectLiteral } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { READ_DATA_SOURCE } from '../database/read-data-source.js';
 import { openSqlCursor, type SqlCursor } from './export-cursor.repository.js';
 import { positional, queryPrepared, visibleDeviceIds } from './scoped-sql.js';
 
@@ -73,7 +74,8 @@ const SORT_COLUMNS: Record<string, string> = {
 @Injectable()
 export class TransactionRepository {
   constructor(
-    private readonly dataSource: DataSource,
+    // The replica when DATABASE_READ_URL is set: answers may lag the primary by a moment (docs/read-replica.md).
+    @Inject(READ_DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -112,7 +114,7 @@ export class TransactionRepository {
 
   /**
    * Every matching row in the table's order through a server-side cursor on a dedicated connection of
-   * the pool (for exports that run in this thread; see streamXlsxExport).
+   * the read pool (for exports that run in this thread; see streamXlsxExport).
    */
   async openExportCursor(actor: Actor, f: TransactionFilter): Promise<SqlCursor<ExportRow>> {
     const runner = this.dataSource.createQueryRunner();
