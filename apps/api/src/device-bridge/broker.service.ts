@@ -14,6 +14,13 @@ import { DeviceMessageRouter } from './device-message-router.js';
 import { MachineStatusService } from './machine-status.service.js';
 import { ProvisioningService } from './provisioning.service.js';
 
+/** How often a broker process reports itself alive (with its stats). */
+const HEARTBEAT_MS = 5000;
+/** A broker process silent this long is gone: its machines are offline (a stalled event loop is not that long). */
+const BROKER_SILENCE_MS = 60_000;
+/** How often each broker process looks for machines of processes that are gone. */
+const ORPHAN_SWEEP_MS = 15_000;
+
 /**
  * The broker role: runs the embedded Aedes broker (TCP on MQTT_PORT, WebSocket on MQTT_WS_PATH),
  * supplies its hooks, and forwards server → machine publishes that any process put in the outbox.
@@ -24,6 +31,7 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
   private broker?: WvBroker;
   private port?: number;
   private statsTimer?: NodeJS.Timeout;
+  private orphanTimer?: NodeJS.Timeout;
   private reportedRefusals: Record<string, number> = {};
   private readonly processId = `${process.pid}-${Date.now().toString(36)}`;
   /** Open connections per machine on this broker (a takeover briefly has two). */
@@ -75,12 +83,15 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
         verifyProvisioningSecret: (mac, password, connection) =>
           this.provisioning.verifySecret(mac, password, connection),
         persistSales: (batch) => this.router.persistSales(batch),
-        onDeviceMessage: (message) => this.router.route(message),
+        onDeviceMessage: (message) => this.router.route(message, this.processId),
         onClientConnected: (identity) => this.onConnected(identity),
         onClientDisconnected: (identity) => this.onDisconnected(identity),
       },
     );
-    await this.status.markAllOffline();
+    // Seen alive by the other broker processes before any machine is recorded through this one; then the machines
+    // of processes that are gone (this one's previous run among them) are offline until they come back.
+    await this.publishStats();
+    await this.sweepOrphans();
     await this.outboxListener.start();
     try {
       this.port = await this.broker.listen(this.config.mqtt.port);
@@ -94,8 +105,10 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     }
     const httpServer = this.adapterHost.httpAdapter?.getHttpServer();
     if (httpServer) await this.broker.attachWebSocket(httpServer, this.config.mqtt.wsPath);
-    this.statsTimer = setInterval(() => void this.publishStats(), 5000);
+    this.statsTimer = setInterval(() => void this.publishStats(), HEARTBEAT_MS);
     this.statsTimer.unref();
+    this.orphanTimer = setInterval(() => void this.sweepOrphans().catch(() => undefined), ORPHAN_SWEEP_MS);
+    this.orphanTimer.unref();
     announce(this.config, `MQTT listening on port ${this.port} (WebSocket at ${this.config.mqtt.wsPath})`);
   }
 
@@ -107,7 +120,7 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
       );
     }
     this.connections.set(identity.espId, (this.connections.get(identity.espId) ?? 0) + 1);
-    await this.status.set(identity.espId, true);
+    await this.status.set(identity.espId, true, { via: this.processId });
     await this.router.machineConnected(identity.espId);
   }
 
@@ -119,7 +132,7 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     const left = (this.connections.get(identity.espId) ?? 1) - 1;
     if (left > 0) this.connections.set(identity.espId, left);
     else this.connections.delete(identity.espId);
-    if (left === 0) await this.status.set(identity.espId, false);
+    if (left === 0) await this.status.set(identity.espId, false, { via: this.processId });
   }
 
   /** A rotated key: its sessions on this broker end before anything published after the rotation. */
@@ -137,7 +150,25 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
       .catch((error: Error) => this.logger.warn(`Could not publish to ${message.topic}: ${error.message}`));
   }
 
-  /** Every broker process reports its connections and refusals to Redis for /api/metrics. */
+  /**
+   * Marks offline the machines recorded online through broker processes that stopped reporting (killed, or this
+   * process's previous run), and forgets those processes' metric entries (docs/scale-out.md).
+   */
+  private async sweepOrphans(): Promise<void> {
+    const entries = await this.redis.hgetall(SHARED_COUNTERS.brokerConnected);
+    const now = Date.now();
+    const live: string[] = [];
+    const gone: string[] = [];
+    for (const [processId, raw] of Object.entries(entries)) {
+      const at = Number((safeParse(raw) as { at?: number } | undefined)?.at ?? 0);
+      (now - at < BROKER_SILENCE_MS ? live : gone).push(processId);
+    }
+    const changed = await this.status.markOrphansOffline([...new Set([...live, this.processId])]);
+    if (changed > 0) this.logger.log(`${changed} machine(s) of broker processes that are gone are offline`);
+    if (gone.length) await this.redis.hdel(SHARED_COUNTERS.brokerConnected, ...gone);
+  }
+
+  /** Every broker process reports its connections and refusals to Redis for /api/metrics; also its heartbeat. */
   private async publishStats(): Promise<void> {
     const stats = this.broker?.stats();
     if (!stats) return;
@@ -157,6 +188,7 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
 
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.statsTimer);
+    clearInterval(this.orphanTimer);
     await this.redis.hdel(SHARED_COUNTERS.brokerConnected, this.processId).catch(() => undefined);
     // First the broker (in-flight sales still reach Redis), then Redis and the database close.
     this.outboxListener.flush();
@@ -165,5 +197,13 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     // The machines this broker just let go are recorded offline before the database pool closes.
     this.router.close();
     await this.status.drain();
+  }
+}
+
+function safeParse(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
   }
 }

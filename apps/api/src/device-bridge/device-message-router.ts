@@ -41,7 +41,8 @@ export class DeviceMessageRouter {
     );
   }
 
-  async route(message: DeviceMessage): Promise<void> {
+  /** `via`: the embedded broker process that received it (machine status is kept per broker process). */
+  async route(message: DeviceMessage, via?: string): Promise<void> {
     if (message.kind === 'hello') return this.provisioning.onHello(message);
     // Parsed and stored by the workers (docs/alarms.md, "Telemetry"); the broker only batches it.
     if (message.kind === 'telemetry') {
@@ -54,7 +55,9 @@ export class DeviceMessageRouter {
     const json = safeJson(message.payload);
     if (message.kind === 'status') {
       const status = statusPayloadSchema.safeParse(json);
-      if (status.success) await this.status.set(message.espId, status.data.online, { firmware: status.data.firmware });
+      if (status.success) {
+        await this.status.set(message.espId, status.data.online, { firmware: status.data.firmware, via });
+      }
       // The sales still in the machine's flash, shown by GET /machines/{espId}/sync.
       if (status.success && status.data.queued !== undefined) {
         await this.sequenceRecords.setQueued(message.espId, status.data.queued);

@@ -7,6 +7,8 @@ import { returningRows } from '../common/returning-rows.js';
 interface StatusReport {
   online: boolean;
   firmware: string | null;
+  /** The broker process that holds (or held) the machine's session; null when unknown (an external broker). */
+  via: string | null;
 }
 
 /**
@@ -24,7 +26,7 @@ export class MachineStatusService implements OnApplicationShutdown {
     lingerMs: 25,
     maxBatch: 1000,
     retryMs: 500,
-    merge: (waiting, next) => ({ online: next.online, firmware: next.firmware ?? waiting.firmware }),
+    merge: (waiting, next) => ({ online: next.online, firmware: next.firmware ?? waiting.firmware, via: next.via }),
   });
 
   constructor(
@@ -32,9 +34,13 @@ export class MachineStatusService implements OnApplicationShutdown {
     private readonly events: DomainEvents,
   ) {}
 
-  /** Records that a machine is online or offline now; resolves once written (rejects if its batch failed). */
-  async set(espId: string, online: boolean, details: { firmware?: string } = {}): Promise<void> {
-    await this.batch.add(espId, { online, firmware: details.firmware ?? null });
+  /**
+   * Records that a machine is online or offline now; resolves once written (rejects if its batch failed). `via`: the
+   * broker process reporting it. An offline report from a process that no longer holds the machine (it moved to
+   * another broker process) changes nothing.
+   */
+  async set(espId: string, online: boolean, details: { firmware?: string; via?: string } = {}): Promise<void> {
+    await this.batch.add(espId, { online, firmware: details.firmware ?? null, via: details.via ?? null });
   }
 
   /**
@@ -44,26 +50,29 @@ export class MachineStatusService implements OnApplicationShutdown {
    */
   private async write(reports: Map<string, StatusReport>): Promise<void> {
     const espIds = [...reports.keys()];
-    const online = espIds.map((id) => reports.get(id)!.online);
-    const firmware = espIds.map((id) => reports.get(id)!.firmware);
+    const column = <K extends keyof StatusReport>(key: K, ids = espIds) => ids.map((id) => reports.get(id)![key]);
     try {
       const changed = returningRows<{ espId: string; online: boolean; lastSeen: Date }>(
         await this.dataSource.query(
-          `UPDATE devices d SET online = v.online, last_seen_at = now(), firmware = coalesce(v.firmware, d.firmware)
-           FROM unnest($1::text[], $2::boolean[], $3::text[]) AS v(esp_id, online, firmware)
+          `UPDATE devices d SET online = v.online, last_seen_at = now(), firmware = coalesce(v.firmware, d.firmware),
+             online_via = CASE WHEN v.online THEN coalesce(v.via, d.online_via) END
+           FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[]) AS v(esp_id, online, firmware, via)
            WHERE d.esp_id = v.esp_id AND d.online IS DISTINCT FROM v.online
+             AND (v.online OR v.via IS NULL OR d.online_via IS NULL OR d.online_via = v.via)
            RETURNING d.esp_id AS "espId", d.online, d.last_seen_at AS "lastSeen"`,
-          [espIds, online, firmware],
+          [espIds, column('online'), column('firmware'), column('via')],
         ),
       );
       const done = new Set(changed.map((row) => row.espId));
       const rest = espIds.filter((id) => !done.has(id));
       if (rest.length > 0) {
+        // No change of status: seen now, and an online machine's session may have moved to another broker process.
         await this.dataSource.query(
-          `UPDATE devices d SET last_seen_at = now(), firmware = coalesce(v.firmware, d.firmware)
-           FROM unnest($1::text[], $2::boolean[], $3::text[]) AS v(esp_id, online, firmware)
+          `UPDATE devices d SET last_seen_at = now(), firmware = coalesce(v.firmware, d.firmware),
+             online_via = CASE WHEN v.online THEN coalesce(v.via, d.online_via) ELSE d.online_via END
+           FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[]) AS v(esp_id, online, firmware, via)
            WHERE d.esp_id = v.esp_id AND d.online = v.online`,
-          [rest, rest.map((id) => reports.get(id)!.online), rest.map((id) => reports.get(id)!.firmware)],
+          [rest, column('online', rest), column('firmware', rest), column('via', rest)],
         );
       }
       for (const row of changed) {
@@ -81,9 +90,24 @@ export class MachineStatusService implements OnApplicationShutdown {
     }
   }
 
-  /** At broker start nothing is connected yet: machines that were online are offline until they return. */
-  async markAllOffline(): Promise<void> {
-    await this.dataSource.query(`UPDATE devices SET online = false WHERE online`);
+  /**
+   * Machines recorded online through a broker process that is gone (not in `live`) are offline: at a broker's start
+   * (its previous incarnation's machines) and from time to time (a process killed without a goodbye). Machines of
+   * the other live broker processes keep their status (docs/scale-out.md). Returns how many changed.
+   */
+  async markOrphansOffline(live: string[]): Promise<number> {
+    const changed = returningRows<{ espId: string; lastSeen: Date }>(
+      await this.dataSource.query(
+        `UPDATE devices SET online = false, online_via = NULL
+         WHERE online AND (online_via IS NULL OR NOT (online_via = ANY($1::text[])))
+         RETURNING esp_id AS "espId", last_seen_at AS "lastSeen"`,
+        [live],
+      ),
+    );
+    for (const row of changed) {
+      this.events.emit('machine.status', { espId: row.espId, online: false, lastSeen: row.lastSeen.toISOString() });
+    }
+    return changed.length;
   }
 
   /** Writes what waits now (the broker calls this once it has closed, before the database pool closes). */

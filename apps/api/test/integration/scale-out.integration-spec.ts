@@ -652,6 +652,16 @@ describeWithHaproxy('several processes per role behind HAProxy', () => {
     const afterReconnect = new Set(first.summaryEvents.filter((e) => e.at > reconnectedAt).map((e) => e.machineId));
     expect(espIds.filter((id) => !afterReconnect.has(id))).toEqual([]);
 
+    // 4. A broker process that starts (the killed one coming back, a rolling restart) marks offline only the machines
+    // of processes that are gone: the machines on the surviving broker stay online (docs/scale-out.md).
+    await spawn('broker', 'broker3');
+    await new Promise((r) => setTimeout(r, 2_000));
+    const { rows: offlineAfterStart } = await db.query<{ espId: string }>(
+      `SELECT esp_id AS "espId" FROM devices WHERE esp_id = ANY($1) AND NOT online`,
+      [espIds],
+    );
+    expect(offlineAfterStart).toEqual([]);
+
     // For the report: what the kills cost. Sales the balancer sent to the killed broker and whose sales/ack was lost
     // were resent; sales of jobs the killed worker held waited for the other worker to take the jobs over (BullMQ
     // lock of 10 s); every copy found stored counts as a duplicate.

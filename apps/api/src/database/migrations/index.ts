@@ -16,6 +16,7 @@ import { UserDeactivation1763710100000 } from './1763710100000-user-deactivation
 import { LanguageAndReceipts1763710500000 } from './1763710500000-language-and-receipts.js';
 import { UnknownPush1763710600000 } from './1763710600000-unknown-push.js';
 import { MqttIdentityChanges1763710700000 } from './1763710700000-mqtt-identity-changes.js';
+import { MachineOnlineVia1763710800000 } from './1763710800000-machine-online-via.js';
 
 /** Every migration, in order. The schema changes only through these (never `synchronize`). */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   LanguageAndReceipts1763710500000,
   UnknownPush1763710600000,
   MqttIdentityChanges1763710700000,
+  MachineOnlineVia1763710800000,
 ];
