@@ -14,7 +14,8 @@ import { ensureFirstAdmin } from './user/first-admin.js';
 import { ConfigError, type AppConfig } from './config/app-config.js';
 import { ensureDatabase } from './database/ensure-database.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
-import { createRedis } from './redis/redis.provider.js';
+import { masterNodes, redisTarget } from './redis/redis-connection.js';
+import { createAppRedis } from './redis/redis.provider.js';
 import { UserRepository } from './user/user.repository.js';
 import { SOCKET_PATH } from './live/live-server.service.js';
 import { serveWebApp } from './web/serve-web.js';
@@ -42,7 +43,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   await ensureDatabase(config.databaseUrl).catch((error: Error) => {
     throw new ConfigError(`Cannot reach PostgreSQL at ${dbUrl} (${error.message}). Check DATABASE_URL.`);
   });
-  const redis = createRedis(config);
+  const redis = createAppRedis(config);
   let redisError: Error | undefined;
   // Until start-up is over the first error is reported once, below; afterwards ioredis reconnects.
   redis.on('error', (error: Error) => {
@@ -53,7 +54,8 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   await redis.connect().catch((error: Error) => {
     redis.disconnect();
     const reason = redisError?.message ?? error.message;
-    throw new ConfigError(`Cannot reach Redis at ${redactUrl(config.redisUrl)} (${reason}). Check REDIS_URL.`);
+    const variable = config.redisClusterNodes ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL';
+    throw new ConfigError(`Cannot reach ${redisTarget(config, redactUrl)} (${reason}). Check ${variable}.`);
   });
   // Checked before any other work, so that a refused start leaves nothing behind.
   const redisWarning = await checkRedisDurability(redis, config).catch((error: Error) => {
@@ -216,23 +218,32 @@ function serveApiDocs(app: NestExpressApplication, config: AppConfig): void {
  * (docs/device-protocol.md, "Acknowledgements and durability"; docs/operations.md, "Redis and PostgreSQL settings").
  * With NODE_ENV=production a Redis that does not, or that will not say (CONFIG GET refused), stops the
  * start unless ALLOW_VOLATILE_REDIS=true, which is then warned about; elsewhere it is a warning. Answers
- * the warning, logged once the program's logger is in place.
+ * the warning, logged once the program's logger is in place. Over a Redis Cluster every master node is checked
+ * (docs/redis-cluster.md).
  */
 async function checkRedisDurability(redis: import('ioredis').Redis, config: AppConfig): Promise<string | undefined> {
   const required = 'appendonly yes and maxmemory-policy noeviction';
-  let found: string;
-  try {
-    const [, aof] = (await redis.config('GET', 'appendonly')) as string[];
-    const [, policy] = (await redis.config('GET', 'maxmemory-policy')) as string[];
-    if (aof === 'yes' && policy === 'noeviction') return undefined;
-    found = `it has appendonly ${aof ?? 'unknown'} and maxmemory-policy ${policy ?? 'unknown'}`;
-  } catch {
-    found = 'it refused CONFIG GET, so neither could be checked';
-  }
+  const nodes = masterNodes(redis);
+  const named = config.redisClusterNodes !== undefined;
+  const faults = await Promise.all(
+    nodes.map(async (node) => {
+      const it = named ? `node ${node.options.host ?? '?'}:${node.options.port ?? '?'}` : 'it';
+      try {
+        const [, aof] = (await node.config('GET', 'appendonly')) as string[];
+        const [, policy] = (await node.config('GET', 'maxmemory-policy')) as string[];
+        if (aof === 'yes' && policy === 'noeviction') return undefined;
+        return `${it} has appendonly ${aof ?? 'unknown'} and maxmemory-policy ${policy ?? 'unknown'}`;
+      } catch {
+        return `${it} refused CONFIG GET, so neither could be checked`;
+      }
+    }),
+  );
+  const found = faults.filter((f) => f !== undefined).join('; ');
+  if (!found) return undefined;
   const production = config.env === 'production';
   if (production && !config.allowVolatileRedis) {
     throw new ConfigError(
-      `Redis at ${redactUrl(config.redisUrl)} must run with ${required} when NODE_ENV=production (${found}): ` +
+      `${redisTarget(config, redactUrl)} must run with ${required} when NODE_ENV=production (${found}): ` +
         'queued sales could be lost. Configure Redis so, or set ALLOW_VOLATILE_REDIS=true to start anyway.',
     );
   }

@@ -30,7 +30,7 @@ export class AlarmSweepScheduler implements OnApplicationBootstrap, OnApplicatio
     const queueConnection = createQueueConnection(this.config, 'alarm-sweep-queue');
     const workerConnection = createQueueConnection(this.config, 'alarm-sweep-worker');
     this.connections = [queueConnection, workerConnection];
-    const prefix = bullPrefix(this.config);
+    const prefix = bullPrefix(this.config, ALARM_SWEEP_QUEUE);
     this.queue = new Queue(ALARM_SWEEP_QUEUE, {
       connection: queueConnection,
       prefix,

@@ -24,7 +24,7 @@ export class TelemetryIngestProcessor implements OnApplicationBootstrap, OnAppli
     this.connection = createQueueConnection(this.config, 'telemetry-worker');
     this.worker = new Worker<TelemetryIngestJob>(TELEMETRY_QUEUE, (job) => this.process(job), {
       connection: this.connection,
-      prefix: bullPrefix(this.config),
+      prefix: bullPrefix(this.config, TELEMETRY_QUEUE),
       concurrency: 2,
     });
     this.worker.on('failed', (job, error) =>

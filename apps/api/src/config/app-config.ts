@@ -35,6 +35,20 @@ const envSchema = z.object({
     .string()
     .default('redis://localhost:6379')
     .refine((v) => /^rediss?:\/\//.test(v), 'REDIS_URL must look like redis://host:6379'),
+  /** docs/redis-cluster.md: host:port of Redis Cluster nodes, comma-separated; set, it is used instead of REDIS_URL. */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (nodes) => nodes.every((n) => /^[^\s:/,]+:\d{1,5}$/.test(n)),
+      'REDIS_CLUSTER_NODES must look like redis-1:6379,redis-2:6379',
+    )
+    .optional(),
   REDIS_PREFIX: z
     .string()
     .default('wv')
@@ -259,6 +273,8 @@ export interface AppConfig {
   /** A streaming replica the sales views read (docs/read-replica.md); undefined: they read databaseUrl. */
   databaseReadUrl?: string;
   redisUrl: string;
+  /** Redis Cluster nodes as host:port (docs/redis-cluster.md); undefined: the single Redis at redisUrl. */
+  redisClusterNodes?: string[];
   redisPrefix: string;
   mqtt: MqttConfig;
   jwt: { secret: string; generated: boolean };
@@ -399,6 +415,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     databaseReadUrl: e.DATABASE_READ_URL,
     redisUrl: e.REDIS_URL,
+    redisClusterNodes: e.REDIS_CLUSTER_NODES?.length ? e.REDIS_CLUSTER_NODES : undefined,
     redisPrefix: e.REDIS_PREFIX,
     mqtt: mqttConfig(e),
     jwt: { secret: e.JWT_SECRET ?? randomBytes(32).toString('base64url'), generated: !e.JWT_SECRET },

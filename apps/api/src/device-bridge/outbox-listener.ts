@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { parseTopic } from '@wv/contracts';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { AppConfig } from '../config/app-config.js';
+import { createRedis, subscribe } from '../redis/redis-connection.js';
 import { AckCoalescer } from './ack-coalescer.js';
 import { parseRevocation, revocationChannel } from './session-revocation.js';
 import { outboxChannel, type OutboundMessage } from '../device-outbox/device-outbox.js';
@@ -25,9 +26,13 @@ export class OutboxListener {
   }
 
   async start(): Promise<void> {
-    this.subscriber = new Redis(this.config.redisUrl, { connectionName: 'wv-mqtt-outbox', maxRetriesPerRequest: null });
-    await this.subscriber.subscribe(outboxChannel(this.config), revocationChannel(this.config));
-    this.subscriber.on('message', (channel: string, raw: string) => {
+    this.subscriber = createRedis(this.config, {
+      connectionName: 'wv-mqtt-outbox',
+      maxRetriesPerRequest: null,
+      subscriber: true,
+    });
+    // Both channels on one connection (over a Redis Cluster, in one slot): a revocation stays ordered with the publishes.
+    await subscribe(this.subscriber, [outboxChannel(this.config), revocationChannel(this.config)], (channel, raw) => {
       if (channel === revocationChannel(this.config)) return this.handlers.revoke(parseRevocation(raw));
       let messages: OutboundMessage[];
       try {

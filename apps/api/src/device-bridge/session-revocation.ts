@@ -1,12 +1,16 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { DomainEvents } from '../events/domain-events.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeviceKeyService } from '../device/device-key.service.js';
+import { channelName, createRedis, publish, subscribe } from '../redis/redis-connection.js';
 import { REDIS } from '../redis/redis.provider.js';
 
-/** The Redis channel of device revocations (ioredis' keyPrefix does not apply to channels). */
-export const revocationChannel = (config: AppConfig) => `${config.redisPrefix}:device-revoke`;
+/**
+ * The Redis channel of device revocations (ioredis' keyPrefix does not apply to channels; over a Redis Cluster it is
+ * sharded, in the device outbox's slot, docs/redis-cluster.md).
+ */
+export const revocationChannel = (config: AppConfig) => channelName(config, 'device-revoke');
 
 /** The ESP IDs named by one revocation message; anything malformed names none. */
 export function parseRevocation(raw: string): string[] {
@@ -50,20 +54,19 @@ export class SessionRevocation implements OnModuleInit, OnApplicationShutdown {
   /** Forgets the keys here at once, and tells every other process to forget them and end their sessions. */
   revoke(espIds: string[]): void {
     for (const espId of espIds) this.deviceKeys.forget(espId);
-    this.redis
-      .publish(revocationChannel(this.config), JSON.stringify({ espIds }))
-      .catch((error: Error) =>
-        this.logger.error(
-          `Could not announce the revocation of ${espIds.join(', ')} (${error.message}): sessions with the old key ` +
-            'stay connected on other processes until they reconnect',
-        ),
-      );
+    publish(this.redis, revocationChannel(this.config), JSON.stringify({ espIds })).catch((error: Error) =>
+      this.logger.error(
+        `Could not announce the revocation of ${espIds.join(', ')} (${error.message}): sessions with the old key ` +
+          'stay connected on other processes until they reconnect',
+      ),
+    );
   }
 
   private async listen(): Promise<void> {
-    const subscriber = new Redis(this.config.redisUrl, {
+    const subscriber = createRedis(this.config, {
       connectionName: 'wv-device-revoke',
       maxRetriesPerRequest: null,
+      subscriber: true,
     });
     this.subscriber = subscriber;
     // The ready after a reconnect: messages sent while it was away are lost, so trust nothing remembered.
@@ -73,10 +76,9 @@ export class SessionRevocation implements OnModuleInit, OnApplicationShutdown {
       connectedBefore = true;
     });
     subscriber.on('error', () => undefined); // ioredis reconnects by itself; the main client reports outages
-    subscriber.on('message', (_channel: string, raw: string) => {
+    await subscribe(subscriber, [revocationChannel(this.config)], (_channel: string, raw: string) => {
       for (const espId of parseRevocation(raw)) this.deviceKeys.forget(espId);
     });
-    await subscriber.subscribe(revocationChannel(this.config));
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { channelName, publish } from '../redis/redis-connection.js';
 import { REDIS } from '../redis/redis.provider.js';
 
 export interface OutboundMessage {
@@ -10,8 +11,11 @@ export interface OutboundMessage {
   retain: boolean;
 }
 
-/** The Redis channel of server → machine publishes (ioredis' keyPrefix does not apply to channels). */
-export const outboxChannel = (config: AppConfig) => `${config.redisPrefix}:mqtt-out`;
+/**
+ * The Redis channel of server → machine publishes (ioredis' keyPrefix does not apply to channels; over a Redis Cluster
+ * it is sharded and hash-tagged, docs/redis-cluster.md).
+ */
+export const outboxChannel = (config: AppConfig) => channelName(config, 'mqtt-out');
 
 /**
  * Server → machine publishes. Workers and API processes may run without the broker (APP_ROLES), so
@@ -31,7 +35,7 @@ export class DeviceOutbox {
   /** Deletes the retained message of `topic` on every broker: an empty retained publish (MQTT 3.1.1 section 3.3.1.3). */
   async clearRetained(topic: string): Promise<void> {
     const batch: OutboundMessage[] = [{ topic, payload: '', qos: 1, retain: true }];
-    await this.redis.publish(outboxChannel(this.config), JSON.stringify(batch));
+    await publish(this.redis, outboxChannel(this.config), JSON.stringify(batch));
   }
 
   /** Many publishes in one Redis round trip (a worker acknowledges the sales of many machines at once). */
@@ -43,6 +47,6 @@ export class DeviceOutbox {
       qos: m.qos,
       retain: m.retain,
     }));
-    await this.redis.publish(outboxChannel(this.config), JSON.stringify(batch));
+    await publish(this.redis, outboxChannel(this.config), JSON.stringify(batch));
   }
 }

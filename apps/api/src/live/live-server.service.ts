@@ -2,11 +2,12 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { HttpAdapterHost } from '@nestjs/core';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { machineRoom, userRoom, type ServerToClientEvents } from '@wv/contracts';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Server as HttpServer } from 'node:http';
 import { Server, type ServerOptions, type Socket } from 'socket.io';
 import { AppError } from '../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { channelName, createRedis, publish, subscribe } from '../redis/redis-connection.js';
 import { LiveAuthService, type LiveSession } from './live-auth.service.js';
 
 export const SOCKET_PATH = '/socket.io';
@@ -44,14 +45,16 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
 
   /** Batches of events (`emitMany`): one Redis message each, emitted locally by every api process. */
   private get batchChannel(): string {
-    return `${this.config.redisPrefix}:live-batch`;
+    return channelName(this.config, 'live-batch');
   }
 
   async onApplicationBootstrap(): Promise<void> {
     // Own clients: a subscriber connection cannot run commands, and channels are not key-prefixed. The
-    // adapter does not handle a failed publish: commands wait for Redis to return instead of failing.
-    const pub = new Redis(this.config.redisUrl, { connectionName: 'wv-live-pub', maxRetriesPerRequest: null });
-    const sub = pub.duplicate({ connectionName: 'wv-live-sub' });
+    // adapter does not handle a failed publish: commands wait for Redis to return instead of failing. Over a Redis
+    // Cluster the adapter's classic pub/sub works as is (socket.io.github.io/socket.io-redis-adapter, "ioredis
+    // cluster"): its channels reach every node; only the event batches below are sharded (docs/redis-cluster.md).
+    const pub = createRedis(this.config, { connectionName: 'wv-live-pub', maxRetriesPerRequest: null });
+    const sub = createRedis(this.config, { connectionName: 'wv-live-sub', maxRetriesPerRequest: null });
     for (const client of [pub, sub]) client.on('error', (e: Error) => this.logger.warn(`Redis: ${e.message}`));
     this.publisher = pub;
     this.redis = [pub, sub];
@@ -69,11 +72,14 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
       : undefined;
     this.io = httpServer ? new Server(httpServer, options) : new Server(options);
     if (!httpServer) return;
-    const batches = pub.duplicate({ connectionName: 'wv-live-batch' });
+    const batches = createRedis(this.config, {
+      connectionName: 'wv-live-batch',
+      maxRetriesPerRequest: null,
+      subscriber: true,
+    });
     batches.on('error', (e: Error) => this.logger.warn(`Redis: ${e.message}`));
     this.redis.push(batches);
-    await batches.subscribe(this.batchChannel);
-    batches.on('message', (channel: string, raw: string) => {
+    await subscribe(batches, [this.batchChannel], (channel: string, raw: string) => {
       if (channel !== this.batchChannel || !this.io) return;
       const local = this.io.of('/').adapter.rooms;
       // The batch's rooms come first, on a line of their own (see emitMany): a batch for rooms nobody
@@ -128,9 +134,10 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
     // fleet was the api process's largest cost, docs/performance.md).
     const rooms = new Set<string>();
     for (const e of events) for (const room of e.rooms) rooms.add(room);
-    this.publisher
-      ?.publish(this.batchChannel, `${JSON.stringify([...rooms])}\n${JSON.stringify(events)}`)
-      .catch((error: Error) => this.logger.warn(`Live events not broadcast: ${error.message}`));
+    if (!this.publisher) return;
+    publish(this.publisher, this.batchChannel, `${JSON.stringify([...rooms])}\n${JSON.stringify(events)}`).catch(
+      (error: Error) => this.logger.warn(`Live events not broadcast: ${error.message}`),
+    );
   }
 
   /**

@@ -58,7 +58,7 @@ export class SaleIngestProcessor implements OnApplicationBootstrap, OnApplicatio
     this.connection = createQueueConnection(this.config, 'sales-worker');
     this.worker = new Worker<SalesIngestJob>(SALES_QUEUE, (job) => this.process(job), {
       connection: this.connection,
-      prefix: bullPrefix(this.config),
+      prefix: bullPrefix(this.config, SALES_QUEUE),
       concurrency: ACTIVE_JOBS,
       // A batch takes well under a second; a crashed worker's active jobs are taken over within ~15 s.
       lockDuration: 10_000,

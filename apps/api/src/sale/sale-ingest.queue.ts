@@ -4,8 +4,11 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { bullPrefix, createQueueConnection, SALES_QUEUE } from '../queue/queue-connection.js';
+import { masterNodes } from '../redis/redis-connection.js';
 import { IngestBackpressure, parseMemoryInfo } from './ingest-backpressure.js';
 import type { RawSalesMessage, SalesIngestJob } from './sale-ingest.types.js';
+
+const NO_LIMIT = { usedMemory: 0, maxMemory: 0 };
 
 /** Messages per job: a worker writes one job as one multi-row insert. */
 const MESSAGES_PER_JOB = 250;
@@ -64,7 +67,7 @@ export class SaleIngestQueue implements OnModuleDestroy {
     this.connection = createQueueConnection(config, 'sales-queue');
     this.queue = new Queue<SalesIngestJob>(SALES_QUEUE, {
       connection: this.connection,
-      prefix: bullPrefix(config),
+      prefix: bullPrefix(config, SALES_QUEUE),
       defaultJobOptions: {
         // Spent only by failures of the batch itself: an unavailable database holds the queue off
         // without taking attempts (see SaleIngestProcessor).
@@ -77,8 +80,14 @@ export class SaleIngestQueue implements OnModuleDestroy {
       },
     });
     this.backpressure = new IngestBackpressure(async () => {
-      const [backlog, info] = await Promise.all([this.depth(), this.connection.info('memory')]);
-      return { backlog, ...parseMemoryInfo(info) };
+      // Over a Redis Cluster every master is asked and the fullest counts (docs/redis-cluster.md).
+      const [backlog, infos] = await Promise.all([
+        this.depth(),
+        Promise.all(masterNodes(this.connection).map((node) => node.info('memory'))),
+      ]);
+      const fill = (m: { usedMemory: number; maxMemory: number }) => (m.maxMemory > 0 ? m.usedMemory / m.maxMemory : 0);
+      const memory = infos.map(parseMemoryInfo).reduce((a, b) => (fill(b) >= fill(a) ? b : a), NO_LIMIT);
+      return { backlog, ...memory };
     }, config.ingestMaxBacklog);
   }
 

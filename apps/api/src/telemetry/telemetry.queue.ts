@@ -36,7 +36,7 @@ export class TelemetryQueue implements OnModuleDestroy {
     this.connection = createQueueConnection(config, 'telemetry-queue');
     this.queue = new Queue<TelemetryIngestJob>(TELEMETRY_QUEUE, {
       connection: this.connection,
-      prefix: bullPrefix(config),
+      prefix: bullPrefix(config, TELEMETRY_QUEUE),
       defaultJobOptions: {
         attempts: 10,
         backoff: { type: 'exponential', delay: 1000 },

@@ -335,7 +335,7 @@ describe('sale sequence numbers and selling offline', () => {
     const device = await freshDevice();
     const machine = await connect(device);
     const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-    const queue = new Queue(SALES_QUEUE, { connection, prefix: bullPrefix(t.config) });
+    const queue = new Queue(SALES_QUEUE, { connection, prefix: bullPrefix(t.config, SALES_QUEUE) });
     try {
       // Hold the workers off while the backlog and then one live sale are queued, so that both wait.
       await queue.pause();

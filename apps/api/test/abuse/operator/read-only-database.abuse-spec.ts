@@ -63,7 +63,7 @@ describe('an operator whose PostgreSQL turns read-only for a while', () => {
     t = await createTestApp(RETRY);
     dbName = new URL(t.config.databaseUrl).pathname.slice(1);
     connection = new Redis(t.config.redisUrl, { maxRetriesPerRequest: null });
-    queue = new Queue(SALES_QUEUE, { connection, prefix: bullPrefix(t.config) });
+    queue = new Queue(SALES_QUEUE, { connection, prefix: bullPrefix(t.config, SALES_QUEUE) });
     const admin = await t.http.login(TEST_ADMIN.email, TEST_ADMIN.password);
     device = await provisionDevice(t.http, admin);
   }, 60_000);
