@@ -54,4 +54,15 @@ describe('ExportSlots', () => {
     expect(slots.stats).toEqual({ running: 0, waiting: 0 });
     await slots.acquire('b', never());
   });
+
+  it('at shutdown lets every waiting export go as abandoned, leaving no timer to fire later', async () => {
+    const slots = new ExportSlots({ ...limits, slots: 1, maxWaitMs: 50 });
+    await slots.acquire('a', never());
+    const waiters = [slots.acquire('b', never()), slots.acquire('c', never())].map((w) =>
+      w.catch((error: unknown) => error),
+    );
+    slots.close();
+    for (const waiter of waiters) expect(await waiter).toBeInstanceOf(ExportAbandoned);
+    expect(slots.stats).toEqual({ running: 1, waiting: 0 });
+  });
 });

@@ -14,6 +14,7 @@ export interface ExportLimits {
 
 interface Waiter {
   admit(): void;
+  leave(error: Error): void;
   timer: NodeJS.Timeout;
 }
 
@@ -67,6 +68,7 @@ export class ExportSlots {
           gone.removeEventListener('abort', onGone);
           resolve();
         },
+        leave,
         timer: setTimeout(() => leave(busy()), this.limits.maxWaitMs),
       };
       waiter.timer.unref();
@@ -75,6 +77,11 @@ export class ExportSlots {
       if (gone.aborted) onGone();
     });
     return this.releaser(account);
+  }
+
+  /** The process is shutting down: every waiting export gives up (nothing is answered) and no timer is left behind. */
+  close(): void {
+    for (const waiter of [...this.waiting]) waiter.leave(new ExportAbandoned('The server is shutting down'));
   }
 
   private releaser(account: string): () => void {

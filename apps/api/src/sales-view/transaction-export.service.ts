@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { EXPORT_FILE_NAME, type CardExportQuery, type CoinExportQuery } from '@wv/contracts';
 import type { Response } from 'express';
 import type { Actor } from '../common/actor.js';
@@ -20,7 +20,7 @@ const EXPORT_LIMITS: ExportLimits = { slots: 4, perAccount: 2, queue: 8, maxWait
  * that clients who never read cannot keep other tenants' exports waiting.
  */
 @Injectable()
-export class TransactionExportService {
+export class TransactionExportService implements OnApplicationShutdown {
   private readonly logger = new Logger(TransactionExportService.name);
   private readonly slots = new ExportSlots(EXPORT_LIMITS);
 
@@ -87,5 +87,9 @@ export class TransactionExportService {
       stopWatching();
       release();
     }
+  }
+
+  onApplicationShutdown(): void {
+    this.slots.close();
   }
 }
