@@ -1,3 +1,4 @@
+import { redactUrl } from './common/redact-url.js';
 import 'reflect-metadata';
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -251,14 +252,4 @@ async function checkRedisDurability(redis: import('ioredis').Redis, config: AppC
     `${production ? 'ALLOW_VOLATILE_REDIS=true: starting on a Redis' : 'Redis runs'} without ${required} ` +
     `(${found}): queued sales could be lost if Redis restarts or runs out of memory`
   );
-}
-
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
 }

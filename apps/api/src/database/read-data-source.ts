@@ -1,3 +1,4 @@
+import { redactUrl } from '../common/redact-url.js';
 import {
   type DynamicModule,
   Inject,
@@ -49,17 +50,6 @@ export function readDataSourceOptions(url: string): PostgresOptions {
   };
 }
 
-/** A URL as it may be logged: without its password. */
-function shown(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
-}
-
 /**
  * The replica's DataSource in a process that serves the API: connected at start (a replica that
  * cannot be reached ends the start with one line, as a primary that cannot be reached does), warned
@@ -85,14 +75,14 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
       const e = error as Error & { code?: string };
       const reason = (e.message || e.code || String(error)).replace(/\s+/g, ' ').trim();
       throw new ConfigError(
-        `Cannot reach the read replica at ${shown(this.url)} (${reason}). Check DATABASE_READ_URL.`,
+        `Cannot reach the read replica at ${redactUrl(this.url)} (${reason}). Check DATABASE_READ_URL.`,
       );
     }
     guardPoolClients(this.dataSource);
     const [row] = (await this.dataSource.query('SELECT pg_is_in_recovery() AS standby')) as { standby: boolean }[];
     if (!row?.standby) {
       this.logger.warn(
-        `DATABASE_READ_URL (${shown(this.url)}) is not a standby (pg_is_in_recovery() is false): ` +
+        `DATABASE_READ_URL (${redactUrl(this.url)}) is not a standby (pg_is_in_recovery() is false): ` +
           'the sales views show what that server holds, which is what DATABASE_URL holds only if it replicates it',
       );
     }
