@@ -158,7 +158,9 @@ export class ExternalMqttService implements OnApplicationBootstrap, BeforeApplic
       protocolVersion: 5,
       // A consumer's session outlives the process (never expires), so that the sales the broker sent it and it
       // did not acknowledge wait there for the same client id (MQTT 5.0 section 3.1.2.11.2).
-      properties: clean ? {} : { sessionExpiryInterval: 0xffffffff },
+      // receiveMaximum: the broker sends the SUBACK of a restarted consumer only after the sales it redelivers
+      // within this window, and each connection works one sale at a time anyway (MQTT 5.0 section 3.1.2.11.3).
+      properties: clean ? {} : { sessionExpiryInterval: 0xffffffff, receiveMaximum: 8 },
       keepalive: 30,
       connectTimeout: 10_000,
       reconnectPeriod: FIRST_BACKOFF_MS,
