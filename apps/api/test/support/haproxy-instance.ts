@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reaper } from '../soak/reaper.js';
 import { freePort } from './free-port.js';
+import { startTracked } from './tracked-process.js';
 
 export const HAPROXY = '/usr/sbin/haproxy';
 
@@ -120,7 +121,7 @@ function accepts(port: number): Promise<boolean> {
 export class HaproxyInstance {
   private child?: ChildProcess;
   private exited?: Promise<void>;
-  private log = '';
+  private log: () => string = () => '';
   private readonly forgetDir: () => void;
   readonly configText: string;
 
@@ -164,7 +165,7 @@ export class HaproxyInstance {
 
   /** What HAProxy printed (warnings and alerts; it has no log target here). */
   output(): string {
-    return this.log;
+    return this.log();
   }
 
   private async start(): Promise<void> {
@@ -175,26 +176,15 @@ export class HaproxyInstance {
     const code = await new Promise<number | null>((resolve) => check.once('exit', resolve));
     if (code !== 0) throw new Error(`haproxy refused its configuration:\n${checked}\n${this.configText}`);
 
-    const child = spawn(HAPROXY, ['-f', this.configFile, '-db'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const keep = (c: Buffer) => (this.log = (this.log + c.toString()).slice(-8000));
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    this.child = child;
-    const forget = reaper.process(child.pid);
-    this.exited = new Promise((resolve) =>
-      child.once('exit', () => {
-        forget();
-        resolve();
-      }),
+    const started = await startTracked(
+      'haproxy',
+      HAPROXY,
+      ['-f', this.configFile, '-db'],
+      async () => (await accepts(this.mqttPort)) && (await accepts(this.httpPort)) && (await this.allUp()),
     );
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null)
-        throw new Error(`haproxy exited at start:\n${this.log}`);
-      if ((await accepts(this.mqttPort)) && (await accepts(this.httpPort)) && (await this.allUp())) return;
-      if (Date.now() > deadline) throw new Error(`haproxy did not come up with every server UP:\n${this.log}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    this.child = started.child;
+    this.exited = started.exited;
+    this.log = started.output;
   }
 
   private async allUp(): Promise<boolean> {
