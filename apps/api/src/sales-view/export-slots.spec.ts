@@ -27,9 +27,13 @@ describe('ExportSlots', () => {
   it('refuses an account’s export beyond its limit with 429, running and waiting counted', async () => {
     const slots = new ExportSlots({ ...limits, slots: 1 });
     await slots.acquire('a', never());
-    void slots.acquire('a', never());
+    // Its rejection is awaited below: left unhandled, its 60 s timer would fail whichever test file
+    // the same Jest worker runs a minute later.
+    const second = slots.acquire('a', never()).catch((error: unknown) => error);
     expect(await code(slots.acquire('a', never()))).toBe('429 RateLimited');
     expect(slots.stats.waiting).toBe(1);
+    slots.close();
+    expect(await second).toBeInstanceOf(ExportAbandoned);
   });
 
   it('refuses with 503 when the queue is full, and when the wait grows too long', async () => {
