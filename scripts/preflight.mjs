@@ -1,12 +1,22 @@
 // Checks, before any test runs, that the machine has what the tests need, and says in one line what
-// to run when it does not: PostgreSQL and Redis (integration, abuse and browser tests) and Debian's
-// Chromium (browser tests). Chromium is installed here when we are root on Debian or Ubuntu, since
-// the browser tests never download a browser of their own.
+// to run when it does not: PostgreSQL and Redis (integration, abuse and browser tests), Debian's
+// Mosquitto and HAProxy (the external-broker and scale-out tests start their own instances) and
+// Debian's Chromium (browser tests). Missing packages are installed here when we are root on Debian
+// or Ubuntu, since the tests never download a program of their own.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The Debian packages the tests run as processes: the file each provides, and which tests need it. */
+function programs({ services, browser }) {
+  return [
+    browser && { file: CHROMIUM, pkg: 'chromium', by: 'the browser tests drive', or: ' (or set CHROMIUM_PATH)' },
+    services && { file: '/usr/sbin/mosquitto', pkg: 'mosquitto', by: 'the external-broker tests start', or: '' },
+    services && { file: '/usr/sbin/haproxy', pkg: 'haproxy', by: 'the scale-out test starts', or: '' },
+  ].filter(Boolean);
+}
 
 function reachable(url, fallbackPort) {
   const { hostname, port } = new URL(url);
@@ -39,20 +49,23 @@ export async function preflight({ services, browser }) {
           '`redis-server --daemonize yes` (or `docker compose up -d redis`), or set TEST_REDIS_URL.',
       );
   }
-  if (browser && !existsSync(CHROMIUM)) installChromium();
-  if (browser && !existsSync(CHROMIUM))
+  const needed = programs({ services, browser });
+  installMissing(needed.filter((p) => !existsSync(p.file)));
+  for (const p of needed.filter((p) => !existsSync(p.file)))
     problems.push(
-      `Chromium is missing at ${CHROMIUM}, which the browser tests drive: install it with ` +
-        '`sudo apt-get install -y chromium` (or set CHROMIUM_PATH), then run the tests again.',
+      `${p.file} is missing, which ${p.by}: install it with \`sudo apt-get install -y ${p.pkg}\`${p.or}, ` +
+        'then run the tests again.',
     );
   return problems;
 }
 
-function installChromium() {
+function installMissing(missing) {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!root || !existsSync('/usr/bin/apt-get') || process.env.CHROMIUM_PATH) return;
-  console.log("Installing Debian's Chromium for the browser tests (apt-get install chromium)…");
+  // A CHROMIUM_PATH of one's own is not replaced by Debian's package.
+  const packages = missing.filter((p) => p.file !== process.env.CHROMIUM_PATH).map((p) => p.pkg);
+  if (!root || !existsSync('/usr/bin/apt-get') || packages.length === 0) return;
+  console.log(`Installing Debian's ${packages.join(', ')} for the tests (apt-get install ${packages.join(' ')})…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore', env });
-  spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'ignore', env });
+  spawnSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'ignore', env });
 }
