@@ -112,8 +112,17 @@ function baselineRows(count) {
   });
 }
 
-async function insertBaseline(rows) {
+/**
+ * A plain table shaped like `sales` with its indexes, and the unique `(esp_id, event_id)` that `sale_keys`
+ * holds for the partitioned table (docs/partitions.md): LIKE a partitioned table makes a plain one.
+ */
+async function createBaseline() {
   await db.query('DROP TABLE IF EXISTS baseline_sales; CREATE TABLE baseline_sales (LIKE sales INCLUDING ALL)');
+  await db.query('CREATE UNIQUE INDEX IF NOT EXISTS baseline_sales_event_uq ON baseline_sales (esp_id, event_id)');
+}
+
+async function insertBaseline(rows) {
+  await createBaseline();
   const started = performance.now();
   for (let i = 0; i < rows.length; i += 1000) {
     const chunk = rows.slice(i, i + 1000);
@@ -127,7 +136,7 @@ async function insertBaseline(rows) {
 }
 
 async function copyBaseline(rows) {
-  await db.query('DROP TABLE IF EXISTS baseline_sales; CREATE TABLE baseline_sales (LIKE sales INCLUDING ALL)');
+  await createBaseline();
   const text = (v) => (v === null ? '\\N' : v instanceof Date ? v.toISOString() : String(v));
   const started = performance.now();
   const lines = (function* () {

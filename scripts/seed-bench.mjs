@@ -25,7 +25,7 @@ export const MACHINES = Number(process.env.BENCH_MACHINES ?? 1000);
 export const SALES = Number(process.env.BENCH_SALES ?? 10_000_000);
 const TZ = process.env.APP_TIMEZONE ?? 'Africa/Dar_es_Salaam';
 const CHUNK = 1_000_000;
-const DAYS = 730;
+const DAYS = Number(process.env.BENCH_DAYS ?? 730);
 const CARDS_PER_MACHINE = 50;
 
 const log = (msg) => console.log(`[seed-bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
@@ -41,12 +41,16 @@ async function ensureDatabase(url) {
   await c.end();
 }
 
-async function migrate(url) {
+/** Runs the migrations (all of them, or the first `upTo` of apps/api's list). */
+async function migrate(url, upTo) {
   const dist = new URL('../apps/api/dist/database/data-source-options.js', import.meta.url);
   if (!existsSync(dist)) throw new Error('apps/api is not built: run npm run build first');
   const { dataSourceOptions } = await import(dist.href);
   const { DataSource } = await import('typeorm');
-  const ds = new DataSource(dataSourceOptions(url));
+  const options = dataSourceOptions(url);
+  const ds = new DataSource(
+    upTo === undefined ? options : { ...options, migrations: options.migrations.slice(0, upTo) },
+  );
   await ds.initialize();
   await ds.runMigrations({ transaction: 'each' });
   await ds.destroy();
@@ -136,9 +140,44 @@ async function insertChunk(c, from, to, startIso, stepMs) {
   );
 }
 
-export async function seedBench(url = BENCH_DATABASE_URL) {
+/**
+ * Month partitions over the seeded span when `sales` is partitioned (docs/partitions.md), named and bounded
+ * as the worker's job makes them, so that no seeded sale lands in the default partition.
+ */
+async function ensureMonthPartitions(c, startIso) {
+  const { rows } = await c.query(`SELECT relkind FROM pg_class WHERE oid = 'sales'::regclass`);
+  if (rows[0].relkind !== 'p') return;
+  const start = new Date(startIso);
+  const end = new Date();
+  for (let m = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), 1)); m <= end;) {
+    const next = new Date(Date.UTC(m.getUTCFullYear(), m.getUTCMonth() + 1, 1));
+    const name = `sales_${m.getUTCFullYear()}_${String(m.getUTCMonth() + 1).padStart(2, '0')}`;
+    await c.query(
+      `CREATE TABLE IF NOT EXISTS ${name} PARTITION OF sales FOR VALUES FROM ('${m.toISOString()}') TO ('${next.toISOString()}')`,
+    );
+    m = next;
+  }
+}
+
+/** The exactly-once keys of the seeded sales (docs/partitions.md), when the schema has them. */
+async function fillSaleKeys(c) {
+  const { rows } = await c.query(`SELECT to_regclass('sale_keys') IS NOT NULL AS exists`);
+  if (!rows[0].exists) return;
+  await c.query(`ALTER TABLE sale_keys DROP CONSTRAINT sale_keys_pkey`);
+  await c.query(`DROP INDEX sale_keys_sold_at_idx`);
+  await c.query(`INSERT INTO sale_keys (esp_id, event_id, sold_at) SELECT esp_id, event_id, sold_at FROM sales`);
+  await c.query(`ALTER TABLE sale_keys ADD PRIMARY KEY (esp_id, event_id)`);
+  await c.query(`CREATE INDEX sale_keys_sold_at_idx ON sale_keys (sold_at)`);
+  log('sale_keys');
+}
+
+/**
+ * Seeds `url` once. `upTo` runs only the first `upTo` migrations (bench/partitions.bench.mjs seeds the
+ * schema before the sales partitioning that way, and converts a copy).
+ */
+export async function seedBench(url = BENCH_DATABASE_URL, { upTo } = {}) {
   await ensureDatabase(url);
-  await migrate(url);
+  await migrate(url, upTo);
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
@@ -154,6 +193,7 @@ export async function seedBench(url = BENCH_DATABASE_URL) {
     if (current === 'seeding') {
       log('an earlier run was interrupted: emptying its tables');
       await c.query(`TRUNCATE sales, sales_daily, sales_monthly, cards, bench_seed`);
+      if ((await c.query(`SELECT to_regclass('sale_keys') AS t`)).rows[0].t) await c.query(`TRUNCATE sale_keys`);
       await c.query(`UPDATE devices SET owner_id = NULL, attendant_id = NULL`);
       await c.query(`DELETE FROM devices`);
       await c.query(`DELETE FROM users`);
@@ -170,15 +210,18 @@ export async function seedBench(url = BENCH_DATABASE_URL) {
     for (const i of indexes) await c.query(`DROP INDEX ${pg.escapeIdentifier(i.indexname)}`);
     const stepMs = (DAYS * 86_400_000) / SALES;
     const { rows } = await c.query(`SELECT (now() - interval '${DAYS} days')::text AS start`);
+    await ensureMonthPartitions(c, rows[0].start);
     for (let from = 1; from <= SALES; from += CHUNK) {
       const to = Math.min(SALES, from + CHUNK - 1);
       await insertChunk(c, from, to, rows[0].start, stepMs);
       log(`sales ${to.toLocaleString('en')} / ${SALES.toLocaleString('en')}`);
     }
     for (const i of indexes) {
-      await c.query(i.indexdef);
+      // A partitioned table's definitions read `ON ONLY` (the parent alone): built here on every partition.
+      await c.query(i.indexdef.replace(' ON ONLY ', ' ON '));
       log(`index ${i.indexname}`);
     }
+    await fillSaleKeys(c);
     // In the order the ingest writes them: a day's (a month's) rollup rows are created as it passes.
     for (const [table, bucket, expr] of [
       ['sales_daily', 'day', 'local_date'],
@@ -192,6 +235,7 @@ export async function seedBench(url = BENCH_DATABASE_URL) {
     }
     // Visibility map and statistics, as autovacuum would leave them on a long-running database.
     await c.query(`VACUUM ANALYZE sales`);
+    if ((await c.query(`SELECT to_regclass('sale_keys') AS t`)).rows[0].t) await c.query(`VACUUM ANALYZE sale_keys`);
     await c.query(`VACUUM ANALYZE sales_daily, sales_monthly, cards, devices, users`);
     await c.query(`UPDATE bench_seed SET state = 'done', sales = $1, seeded_at = now()`, [SALES]);
     log(`seeded ${SALES.toLocaleString('en')} sales in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -37,17 +37,24 @@ export async function seedDemoHistory(
         FROM slots
       ),
       timed AS (
-        SELECT *, ((current_date - day) + make_interval(hours => hour, mins => minute))::timestamp AT TIME ZONE $3 AS sold_at
+        SELECT *, ((current_date - day) + make_interval(hours => hour, mins => minute))::timestamp AT TIME ZONE $3 AS sold_at,
+               'demo-history-' || day || '-' || n AS event_id
         FROM shaped
+      ),
+      -- Exactly once through the sale keys, as the ingest (docs/partitions.md, "Exactly once").
+      keyed AS (
+        INSERT INTO sale_keys (esp_id, event_id, sold_at)
+        SELECT esp_id, event_id, sold_at FROM timed WHERE sold_at < now()
+        ON CONFLICT (esp_id, event_id) DO NOTHING
+        RETURNING esp_id, event_id
       )
       INSERT INTO sales (esp_id, event_id, kind, price, volume, water_type, card_id, flag, sold_at, local_date, received_at, source)
-      SELECT esp_id, 'demo-history-' || day || '-' || n, CASE WHEN is_card THEN 'card' ELSE 'coin' END,
+      SELECT esp_id, event_id, CASE WHEN is_card THEN 'card' ELSE 'coin' END,
              volume * CASE water_type WHEN 'cold' THEN 50 WHEN 'fresh' THEN 30 ELSE 40 END,
              volume, water_type, CASE WHEN is_card THEN 'OLD-CARD-' || lpad((1 + (random() * 7)::int)::text, 3, '0') END,
              -- history predates the demo's cards, so its card sales are honest about it
              CASE WHEN is_card THEN 'unknown_card' END, sold_at, (sold_at AT TIME ZONE $3)::date, sold_at, 'mqtt'
-      FROM timed WHERE sold_at < now()
-      ON CONFLICT (esp_id, event_id) DO NOTHING
+      FROM timed JOIN keyed USING (esp_id, event_id)
       RETURNING 1`,
       [espIds, days, timezone],
     );

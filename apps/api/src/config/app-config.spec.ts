@@ -40,3 +40,17 @@ describe('the fleet map tile server setting (MAP_TILE_URL)', () => {
     );
   });
 });
+
+describe('the sales retention (SALES_RETENTION_MONTHS, docs/partitions.md)', () => {
+  it('keeps every sale when unset or empty, and takes a whole number of months', () => {
+    expect(loadConfig({}).salesRetentionMonths).toBeUndefined();
+    expect(loadConfig({ SALES_RETENTION_MONTHS: '' }).salesRetentionMonths).toBeUndefined();
+    expect(loadConfig({ SALES_RETENTION_MONTHS: '24' }).salesRetentionMonths).toBe(24);
+  });
+
+  it.each(['0', '-1', '1.5', 'twelve', '1201'])('refuses %s with one line naming the variable', (value) => {
+    expect(() => loadConfig({ SALES_RETENTION_MONTHS: value })).toThrow(
+      /^Invalid SALES_RETENTION_MONTHS: SALES_RETENTION_MONTHS must .*Change SALES_RETENTION_MONTHS and start again\.$/,
+    );
+  });
+});

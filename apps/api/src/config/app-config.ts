@@ -138,6 +138,13 @@ const envSchema = z.object({
     .min(100, 'EXPORT_IDLE_TIMEOUT_MS must be at least 100')
     .max(3_600_000, 'EXPORT_IDLE_TIMEOUT_MS must be at most 3600000')
     .default(30_000),
+  /** docs/partitions.md, "Retention": whole months of sales older than this are dropped; unset keeps every sale. */
+  SALES_RETENTION_MONTHS: z.coerce
+    .number({ error: 'SALES_RETENTION_MONTHS must be a whole number of months' })
+    .int('SALES_RETENTION_MONTHS must be a whole number of months')
+    .min(1, 'SALES_RETENTION_MONTHS must be at least 1')
+    .max(1200, 'SALES_RETENTION_MONTHS must be at most 1200')
+    .optional(),
   SALES_RETRY_ATTEMPTS: z.coerce.number().int().min(1, 'SALES_RETRY_ATTEMPTS must be at least 1').default(20),
   SALES_RETRY_DELAY_MS: z.coerce.number().int().min(1, 'SALES_RETRY_DELAY_MS must be at least 1').default(200),
   /**
@@ -303,6 +310,8 @@ export interface AppConfig {
   exportIdleTimeoutMs: number;
   /** A sales batch that fails for a reason other than an unavailable database: tries and first backoff. */
   salesRetry: { attempts: number; delayMs: number };
+  /** Whole months of sales kept (docs/partitions.md, "Retention"); undefined keeps every sale. */
+  salesRetentionMonths?: number;
   /** Machine health and alarms (docs/alarms.md). */
   alarms: {
     /** false: telemetry is dropped on arrival and no alarm rule, sale rule or sweep runs (ALARMS_ENABLED). */
@@ -436,6 +445,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowVolatileRedis: e.ALLOW_VOLATILE_REDIS,
     exportIdleTimeoutMs: e.EXPORT_IDLE_TIMEOUT_MS,
     salesRetry: { attempts: e.SALES_RETRY_ATTEMPTS, delayMs: e.SALES_RETRY_DELAY_MS },
+    salesRetentionMonths: e.SALES_RETENTION_MONTHS,
     alarms: {
       enabled: e.ALARMS_ENABLED,
       escalateAfterMinutes: e.ESCALATE_AFTER_MINUTES,

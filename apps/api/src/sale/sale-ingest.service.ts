@@ -238,7 +238,7 @@ export class SaleIngestService {
       return card !== undefined && card.worksAt.has(sale.espId);
     });
     const litres = await this.litresSoFar(m, charged, cards);
-    const flags: { saleId: string; flag: 'overdrawn' | 'blocked_card' | 'over_limit' }[] = [];
+    const flags: { saleId: string; soldAt: Date; flag: 'overdrawn' | 'blocked_card' | 'over_limit' }[] = [];
     const entries: LedgerInput[] = [];
     const debited = new Set<LockedCard>();
     // `inserted` is in time order, so the daily running total follows the sales' times.
@@ -259,11 +259,11 @@ export class SaleIngestService {
       litres.set(day, dayMl);
       // One flag per sale, the first that applies (docs/device-protocol.md, "Sales").
       if (card.status === 'blocked' && card.blockedAt !== null && card.blockedAt <= sale.soldAt) {
-        flags.push({ saleId: sale.id, flag: 'blocked_card' });
+        flags.push({ saleId: sale.id, soldAt: sale.soldAt, flag: 'blocked_card' });
       } else if (before < price - refund) {
-        flags.push({ saleId: sale.id, flag: 'overdrawn' });
+        flags.push({ saleId: sale.id, soldAt: sale.soldAt, flag: 'overdrawn' });
       } else if (card.dailyLimitMl !== null && dayMl > card.dailyLimitMl) {
-        flags.push({ saleId: sale.id, flag: 'over_limit' });
+        flags.push({ saleId: sale.id, soldAt: sale.soldAt, flag: 'over_limit' });
       }
     }
     await this.ledger.setCardBalances(m, [...debited]);

@@ -6,6 +6,8 @@ import { SequenceModule } from '../sequence/sequence.module.js';
 import { SaleIngestProcessor } from './sale-ingest.processor.js';
 import { SaleIngestQueue } from './sale-ingest.queue.js';
 import { SaleIngestService } from './sale-ingest.service.js';
+import { SalePartitionRepository } from './sale-partition.repository.js';
+import { SalePartitions } from './sale-partitions.js';
 import { SaleRestIngestService } from './sale-rest-ingest.service.js';
 import { SaleController } from './sale.controller.js';
 import { SaleRepository } from './sale.repository.js';
@@ -21,9 +23,12 @@ export class SaleModule {}
 @Module({ imports: [SaleModule], controllers: [SaleController], providers: [SaleRestIngestService] })
 export class SaleApiModule {}
 
-/** The ingest worker: batches from the queue into PostgreSQL, then acknowledgements (worker role). */
+/**
+ * The ingest worker: batches from the queue into PostgreSQL, then acknowledgements; and the month
+ * partitions of `sales` (docs/partitions.md) (worker role).
+ */
 @Module({
   imports: [SaleModule, DeviceOutboxModule, EventsModule, LedgerModule, SequenceModule],
-  providers: [SaleIngestService, SaleIngestProcessor],
+  providers: [SaleIngestService, SaleIngestProcessor, SalePartitionRepository, SalePartitions],
 })
 export class SaleWorkerModule {}

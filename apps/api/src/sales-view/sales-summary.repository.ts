@@ -125,7 +125,8 @@ export class SalesSummaryRepository {
   /**
    * The newest sales (by sale time) of the visible machines. `sales_time_idx` walks back from now and
    * filters by machine inside the index (esp_id is included), so a feed costs the rows it skips, not
-   * the table; with few machines, one short per-machine index walk each is cheaper still.
+   * the table; with few machines, one short per-machine index walk each is cheaper still. Rows are
+   * fetched by `(id, sold_at)`, which names their partition (docs/partitions.md).
    */
   recent(actor: Actor, limit: number, fewMachines: boolean): Promise<RecentSaleRow[]> {
     const visible = visibleDeviceIds(this.dataSource, actor);
@@ -135,15 +136,15 @@ export class SalesSummaryRepository {
       ? `SELECT ${columns} FROM (${visible.sql}) v
          CROSS JOIN (VALUES ('coin'), ('card')) k(kind)
          CROSS JOIN LATERAL (
-           SELECT t.id FROM sales t WHERE t.esp_id = v.esp_id AND t.kind = k.kind
+           SELECT t.id, t.sold_at FROM sales t WHERE t.esp_id = v.esp_id AND t.kind = k.kind
            ORDER BY t.sold_at DESC, t.id DESC LIMIT :take
          ) l
-         JOIN sales s ON s.id = l.id
+         JOIN sales s ON s.id = l.id AND s.sold_at = l.sold_at
          ORDER BY s.sold_at DESC, s.id DESC LIMIT :take`
       : `SELECT ${columns} FROM (
-           SELECT t.id FROM sales t WHERE t.esp_id IN (${visible.sql})
+           SELECT t.id, t.sold_at FROM sales t WHERE t.esp_id IN (${visible.sql})
            ORDER BY t.sold_at DESC, t.id DESC LIMIT :take
-         ) l JOIN sales s ON s.id = l.id
+         ) l JOIN sales s ON s.id = l.id AND s.sold_at = l.sold_at
          ORDER BY s.sold_at DESC, s.id DESC`;
     return queryPrepared(
       this.dataSource,

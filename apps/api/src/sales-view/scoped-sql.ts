@@ -35,6 +35,32 @@ export function positional(dataSource: DataSource, named: NamedSql): [string, un
  */
 export async function queryPrepared<T>(dataSource: DataSource, [text, values]: [string, unknown[]]): Promise<T[]> {
   const pool = (dataSource.driver as unknown as { master: Pool }).master;
-  const name = `wv_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-  return (await pool.query({ name, text, values })).rows as T[];
+  return (await pool.query({ name: statementName(text), text, values })).rows as T[];
 }
+
+/**
+ * queryPrepared, always with the statement's generic plan (`plan_cache_mode`, PostgreSQL docs, "Query
+ * Planning"). On the partitioned `sales` (docs/partitions.md) PostgreSQL keeps planning such a statement
+ * anew for each call's parameters, because the generic plan's estimate counts every partition that the
+ * executor then prunes; planning a page's joins over every partition costs several times running it.
+ */
+export async function queryPreparedGeneric<T>(
+  dataSource: DataSource,
+  [text, values]: [string, unknown[]],
+): Promise<T[]> {
+  const pool = (dataSource.driver as unknown as { master: Pool }).master;
+  const client = await pool.connect();
+  try {
+    await client.query(`BEGIN READ ONLY; SET LOCAL plan_cache_mode = force_generic_plan`);
+    const { rows } = await client.query({ name: statementName(text), text, values });
+    await client.query('COMMIT');
+    return rows as T[];
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+const statementName = (text: string) => `wv_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;

@@ -17,6 +17,7 @@ import { LanguageAndReceipts1763710500000 } from './1763710500000-language-and-r
 import { UnknownPush1763710600000 } from './1763710600000-unknown-push.js';
 import { MqttIdentityChanges1763710700000 } from './1763710700000-mqtt-identity-changes.js';
 import { MachineOnlineVia1763710800000 } from './1763710800000-machine-online-via.js';
+import { SalesPartitions1763710900000 } from './1763710900000-sales-partitions.js';
 
 /** Every migration, in order. The schema changes only through these (never `synchronize`). */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   UnknownPush1763710600000,
   MqttIdentityChanges1763710700000,
   MachineOnlineVia1763710800000,
+  SalesPartitions1763710900000,
 ];
