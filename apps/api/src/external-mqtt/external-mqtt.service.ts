@@ -33,6 +33,10 @@ export const CONSUMED_TOPICS = [
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 30_000;
 const IDENTITY_POLL_MS = 500;
+/** How long the start waits for keys handed to the broker before it (docs/external-mqtt.md, "Start and reconnects"). */
+const START_RELAY_WAIT_MS = 15_000;
+/** How long the start waits for each consumer's first connection once the account is known to work. */
+const CONSUMER_CONNECT_WAIT_MS = 120_000;
 /** A pg advisory lock key: one process at a time hands identities to the broker, in the order they were made. */
 const IDENTITY_LOCK = 7_284_310_001;
 
@@ -111,7 +115,10 @@ export class ExternalMqttService implements OnApplicationBootstrap, BeforeApplic
       this.identities = new DynsecIdentities(this.dynsec);
       await this.identities.ensureBaseline(this.external.username!);
       await this.repairIdentities();
-      await this.relayIdentities();
+      // Keys waiting from before the start usually reach the broker in a moment, before machines come; a large
+      // backlog (a fleet provisioned while the broker was away) goes on in the background instead of holding
+      // the start, since each command stalls Mosquitto (docs/external-mqtt.md, "Fleets of many thousands").
+      await Promise.race([this.relayIdentities(), new Promise((r) => setTimeout(r, START_RELAY_WAIT_MS).unref())]);
       this.identityTimer = setInterval(() => void this.relayIdentities(), IDENTITY_POLL_MS);
       this.identityTimer.unref();
     }
@@ -122,7 +129,9 @@ export class ExternalMqttService implements OnApplicationBootstrap, BeforeApplic
       );
       this.consumers.push(consumer);
     }
-    await Promise.all(this.consumers.map((c) => this.firstConnect(c)));
+    // The control connection proved the address and the account: a consumer whose CONNACK is slow (a broker
+    // busy rewriting its identities) is waited for while the client library tries again.
+    await Promise.all(this.consumers.map((c) => this.connected(c, CONSUMER_CONNECT_WAIT_MS)));
     await Promise.all(this.consumers.map((c) => this.subscribe(c)));
     // Subscribed again at every reconnect, even to a session the broker kept: Mosquitto 2.0 restores a session from
     // its persistence file without its shared subscriptions, and a repeated SUBSCRIBE only replaces the same
@@ -197,6 +206,28 @@ export class ExternalMqttService implements OnApplicationBootstrap, BeforeApplic
     const topics = Object.fromEntries(CONSUMED_TOPICS.map((topic) => [topic, { qos: 1 as const }]));
     await consumer.subscribeAsync(Object.assign(topics, { resubscribe: true }) as ISubscriptionMap);
     if (consumer.connected) this.subscribed.add(consumer);
+  }
+
+  /** Resolves at the client's next connect; a ConfigError after `waitMs` without one. */
+  private connected(client: MqttClient, waitMs: number): Promise<void> {
+    if (client.connected) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        client.off('connect', onConnect);
+        client.end(true);
+        reject(
+          new ConfigError(
+            `The MQTT broker at ${redact(this.external.url)} accepted this program's account but not its consumer ` +
+              `${client.options.clientId} within ${waitMs / 1000} s. Check its connection limits and load.`,
+          ),
+        );
+      }, waitMs);
+      const onConnect = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      client.once('connect', onConnect);
+    });
   }
 
   /** Resolves at the first CONNACK; an unreachable or refusing broker at start is one clear line. */
