@@ -6,7 +6,7 @@
 //   2. a broker crash: SIGKILL of the broker and a restart on the same port.
 // BENCH_MODES (default `embedded`; `external`; `embedded,external`) chooses the broker:
 //   - embedded: the program's own (Aedes, in the api+broker process); storm 2 kills and restarts that process;
-//   - external: MQTT_MODE=external with a Mosquitto of the run's own (bench/lib/durable-mosquitto.mjs: dynamic
+//   - external: MQTT_MODE=external with a Mosquitto of the run's own (bench/lib/mosquitto.mjs: dynamic
 //     security, persistence, no connection limit). The program gives Mosquitto the machines' identities through
 //     its identity relay (sealed keys in mqtt_identity_changes, as a new or rotated key is recorded), which the
 //     figures time; storm 2 kills and restarts Mosquitto (not the program) with the same files.
@@ -27,8 +27,7 @@ import { MACHINE_TEXT_NAME, machineAcls, machineRole } from '../apps/api/dist/ex
 import { percentile, report } from './lib/report.mjs';
 import { insertLoadDevices, loadEspId, loadKey } from './lib/load-fleet.mjs';
 import { benchDeployment, startProcess } from './lib/stack.mjs';
-import { mosquittoPlugin } from './lib/mosquitto.mjs';
-import { startDurableMosquitto } from './lib/durable-mosquitto.mjs';
+import { mosquittoPlugin, startMosquitto } from './lib/mosquitto.mjs';
 import { cpuProfiler, inspectorUrl } from './lib/inspector-profile.mjs';
 import { cpuSeconds } from './lib/proc.mjs';
 
@@ -173,7 +172,8 @@ async function runMode(mode) {
   // keys go through the program's identity relay into a broker that already holds the rest of the fleet.
   const relayed = Math.min(RELAY, MACHINES);
   const mosquitto = external
-    ? await startDurableMosquitto({
+    ? await startMosquitto({
+        durable: true,
         seed: Array.from({ length: MACHINES - relayed }, (_, k) => {
           const espId = loadEspId(relayed + k);
           return {
