@@ -1,4 +1,5 @@
 import type { FaultSpec } from './fault-plan.js';
+import type { MosquittoInstance } from '../support/mosquitto-instance.js';
 import type { ProgramSupervisor } from './program-supervisor.js';
 import type { Recovery } from './recovery-probe.js';
 import type { SoakCluster } from './soak-cluster.js';
@@ -25,6 +26,8 @@ export class FaultInjector {
   constructor(
     private readonly cluster: SoakCluster,
     private readonly supervisor: ProgramSupervisor,
+    /** External mode: the machines' Mosquitto (restart-broker). */
+    private readonly broker?: MosquittoInstance,
   ) {}
 
   async inject(spec: FaultSpec): Promise<FaultOutcome> {
@@ -47,6 +50,14 @@ export class FaultInjector {
         await sleep(spec.durationMs);
         await redis.start();
         break;
+      case 'restart-broker': {
+        // The external broker's own failure: same port, same persistence and dynamic-security files.
+        if (!this.broker) throw new Error('restart-broker is a fault of external MQTT mode (SOAK_MQTT_MODE=external)');
+        await this.broker.stop(spec.stop === 'SIGTERM' ? 'SIGTERM' : 'SIGKILL');
+        await sleep(spec.durationMs);
+        await this.broker.start();
+        break;
+      }
       case 'restart-pg':
         await pg.stop(spec.stop === 'fast' ? 'fast' : 'immediate');
         await sleep(spec.durationMs);

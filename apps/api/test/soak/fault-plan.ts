@@ -9,7 +9,8 @@ import { createRandom, type Random } from '@wv/simulator';
  * the SMS API stopped or answering 503. Network, through the proxies between the program and
  * PostgreSQL or Redis: added latency, every connection reset, or traffic held (blackholed) and then
  * healed or reset; and a partition of half the fleet from the broker (blackholed, FIN and RST
- * included, so both sides only learn of it from MQTT keepalives).
+ * included, so both sides only learn of it from MQTT keepalives). In external MQTT mode also the
+ * external broker restarted (EXTERNAL_FAULT_KINDS).
  */
 export const FAULT_KINDS = [
   'kill-api',
@@ -27,7 +28,28 @@ export const FAULT_KINDS = [
   'fail-sms',
   'kill-worker-sending',
 ] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/**
+ * How the machines reach the program (docs/external-mqtt.md): `embedded`, its own Aedes broker; `external`, a
+ * Mosquitto of the run's own (dynamic security, persistence) whose device topics the program consumes through
+ * MQTT 5 shared subscriptions, acknowledging a sale to Mosquitto only once it is durable in Redis.
+ */
+export type MqttMode = 'embedded' | 'external';
+export const MQTT_MODES: readonly MqttMode[] = ['embedded', 'external'];
+
+/**
+ * External mode adds the realistic broker failure of that mode: Mosquitto killed (SIGKILL: what it did not save is
+ * gone, and the machines send again what got no sales/ack) or shut down (SIGTERM: it saves its sessions), and
+ * started again on the same port with the same persistence and dynamic-security files. The embedded kinds keep
+ * their order, so that an embedded seed plans what it always planned.
+ */
+export const EXTERNAL_FAULT_KINDS = [...FAULT_KINDS, 'restart-broker'] as const;
+export type FaultKind = (typeof EXTERNAL_FAULT_KINDS)[number];
+
+/** The fault kinds of a mode. */
+export function faultKinds(mode: MqttMode): readonly FaultKind[] {
+  return mode === 'external' ? EXTERNAL_FAULT_KINDS : FAULT_KINDS;
+}
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -35,7 +57,7 @@ export interface FaultSpec {
   gapMs: number;
   /** How long the fault lasts: downtime, latency or blackhole time (0 for a reset). */
   durationMs: number;
-  /** restart-redis: how Redis goes down; restart-pg: pg_ctl's shutdown mode. */
+  /** restart-redis and restart-broker: how the server goes down; restart-pg: pg_ctl's shutdown mode. */
   stop?: 'SIGKILL' | 'SIGTERM' | 'fast' | 'immediate';
   /** latency-*: added to every chunk in each direction. */
   latencyMs?: number;
@@ -65,6 +87,8 @@ export const MACHINE_KEEPALIVE_S = 2;
 
 export interface RunPlan {
   seed: number;
+  /** The plan's faults are drawn from this mode's kinds; the run uses this mode. */
+  mode: MqttMode;
   /** Seeds the fleet's machines (sale mix) and the money workload. */
   workloadSeed: number;
   sales: number;
@@ -93,6 +117,7 @@ function faultOf(kind: FaultKind, rng: Random): FaultSpec {
     case 'kill-worker':
       return { kind, gapMs, durationMs: between(rng, 0, 1_000) };
     case 'restart-redis':
+    case 'restart-broker':
       return { kind, gapMs, durationMs: between(rng, 300, 2_000), stop: rng.next() < 0.5 ? 'SIGKILL' : 'SIGTERM' };
     case 'restart-pg':
       return { kind, gapMs, durationMs: between(rng, 300, 2_500), stop: rng.next() < 0.5 ? 'fast' : 'immediate' };
@@ -128,21 +153,27 @@ function faultOf(kind: FaultKind, rng: Random): FaultSpec {
 /** About how long a fault takes from its gap to a measured recovery (the restart or the probe's commit). */
 const RECOVERY_ALLOWANCE_MS = 1_500;
 
-/** Faults per run: with 14 kinds, three runs of up to five cover them all (the short soak in `npm test`). */
+/**
+ * Faults per run: with 14 kinds (15 in external mode), three runs of up to five cover them all (the short soak in
+ * `npm test`, in each mode).
+ */
 export const MIN_FAULTS = 2;
 export const MAX_FAULTS = 5;
 
 /** Everything a run does, from its seed alone: `SOAK_SEED=n` replays the same faults and workload. */
-export function planRun(seed: number, sizes: PlanSizes = DEFAULT_SIZES): RunPlan {
+export function planRun(seed: number, mode: MqttMode = 'embedded', sizes: PlanSizes = DEFAULT_SIZES): RunPlan {
   const rng = createRandom(seed);
   const count = between(rng, MIN_FAULTS, MAX_FAULTS);
-  const kinds = [...FAULT_KINDS];
+  const kinds = [...faultKinds(mode)];
   const faults: FaultSpec[] = [];
   for (let i = 0; i < count; i++) {
     const [kind] = kinds.splice(between(rng, 0, kinds.length - 1), 1);
     faults.push(faultOf(kind!, rng));
   }
-  return withFaults({ seed, workloadSeed: rng.int(1, 2 ** 31 - 1), ...sizes, loadMs: sizes.loadMs, faults }, faults);
+  return withFaults(
+    { seed, mode, workloadSeed: rng.int(1, 2 ** 31 - 1), ...sizes, loadMs: sizes.loadMs, faults },
+    faults,
+  );
 }
 
 /** The plan with other faults (a hand-made plan, `SOAK_PLAN`); the load lasts as long as they do. */
@@ -159,16 +190,20 @@ export function withFaults(plan: RunPlan, faults: FaultSpec[], sizes: PlanSizes 
  * the least planned fault time (gaps and durations), so that it stays short too. Deterministic for a
  * given base.
  */
-export function coveringSeeds(base: number, runs: number, sizes: PlanSizes = DEFAULT_SIZES): number[] {
-  const all = (1 << FAULT_KINDS.length) - 1;
+export function coveringSeeds(
+  base: number,
+  runs: number,
+  mode: MqttMode = 'embedded',
+  sizes: PlanSizes = DEFAULT_SIZES,
+): number[] {
+  const kinds = faultKinds(mode);
+  const all = (1 << kinds.length) - 1;
   const bits = (n: number) => n.toString(2).replace(/0/g, '').length;
-  const plans = Array.from({ length: 3_000 }, (_, i) => planRun(base + i, sizes));
+  const plans = Array.from({ length: 3_000 }, (_, i) => planRun(base + i, mode, sizes));
   // A partition counts only when it outlasts the keepalives (both sides give the connection up): the
   // case the short soak must not miss.
   const counts = (f: FaultSpec) => f.kind !== 'partition-mqtt' || f.durationMs >= 3 * MACHINE_KEEPALIVE_S * 1000;
-  const masks = plans.map((p) =>
-    p.faults.reduce((m, f) => (counts(f) ? m | (1 << FAULT_KINDS.indexOf(f.kind)) : m), 0),
-  );
+  const masks = plans.map((p) => p.faults.reduce((m, f) => (counts(f) ? m | (1 << kinds.indexOf(f.kind)) : m), 0));
   const spans = plans.map((p) => p.faults.reduce((ms, f) => ms + f.gapMs + f.durationMs, 0));
   const CANDIDATES = 50;
   const covers: number[][] = [];
@@ -189,7 +224,7 @@ export function coveringSeeds(base: number, runs: number, sizes: PlanSizes = DEF
     }
   };
   search([], 0, 0);
-  if (!covers.length) throw new Error(`no ${runs} seeds from ${base} cover every fault kind`);
+  if (!covers.length) throw new Error(`no ${runs} seeds from ${base} cover every fault kind of ${mode} mode`);
   const span = (cover: number[]) => cover.reduce((ms, i) => ms + spans[i]!, 0);
   const best = covers.reduce((a, b) => (span(b) < span(a) ? b : a));
   return best.map((i) => base + i);

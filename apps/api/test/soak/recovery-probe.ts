@@ -15,6 +15,8 @@ export interface Recovery {
   committedMs: number | null;
   /** Every sale PUBACKed before the fault's end committed (the backlog caught up); null if never. */
   backlogMs: number | null;
+  /** Times the probe sent its sale again because it was not committed (only when told to: `resendAfterMs`). */
+  resent: number;
 }
 
 export interface ProbeOptions {
@@ -56,8 +58,18 @@ export class RecoveryProbe {
     this.stored = new StoredSales(options.db);
   }
 
-  /** `backlogKeys`: the sales PUBACKed when the fault ended. */
-  async measure(faultEnd: number, backlogKeys: ReadonlySet<string>, deadlineMs = 120_000): Promise<Recovery> {
+  /**
+   * `backlogKeys`: the sales PUBACKed when the fault ended. `resendAfterMs`: the probe sends its sale again (the
+   * same event id) while it is not committed, as firmware does with a sale that got no `sales/ack`; only for a
+   * fault after which the broker may drop what it acknowledged (an external broker restarted: docs/external-mqtt.md,
+   * "Sessions and client ids"). Without it a PUBACKed probe sale that never commits is a lost sale.
+   */
+  async measure(
+    faultEnd: number,
+    backlogKeys: ReadonlySet<string>,
+    opts: { deadlineMs?: number; resendAfterMs?: number } = {},
+  ): Promise<Recovery> {
+    const deadlineMs = opts.deadlineMs ?? 120_000;
     const deadline = faultEnd + deadlineMs;
     const until = async (attempt: () => Promise<boolean>): Promise<number> => {
       for (;;) {
@@ -80,13 +92,31 @@ export class RecoveryProbe {
       until(() => this.publish(sale)),
     ]);
     let committedMs: number | null = null;
+    let resent = 0;
     if (Number.isFinite(pubackMs)) {
-      const committed = await until(() => this.committed(sale.eventId));
+      let sentAt = Date.now();
+      const committed = await until(async () => {
+        if (await this.committed(sale.eventId)) return true;
+        if (opts.resendAfterMs !== undefined && Date.now() - sentAt >= opts.resendAfterMs) {
+          sentAt = Date.now();
+          resent++;
+          await this.publish(sale);
+        }
+        return false;
+      });
       committedMs = Number.isFinite(committed) ? committed : null;
     }
     const backlog = await until(() => this.stored.holdsAll(backlogKeys));
     const backlogMs = Number.isFinite(backlog) ? backlog : null;
-    return { healthMs, loginMs, pubackMs, servedMs: Math.max(healthMs, loginMs, pubackMs), committedMs, backlogMs };
+    return {
+      healthMs,
+      loginMs,
+      pubackMs,
+      servedMs: Math.max(healthMs, loginMs, pubackMs),
+      committedMs,
+      backlogMs,
+      resent,
+    };
   }
 
   private async health(): Promise<boolean> {

@@ -119,7 +119,7 @@ export async function checkMoney(db: pg.Pool, books: AttendantBook[]): Promise<s
     SELECT s.esp_id || '/' || s.event_id AS key, count(e.id)::int AS n
     FROM sales s LEFT JOIN ledger_entries e ON e.kind = 'sale' AND e.reference = s.id::text AND e.amount = -s.price
     WHERE s.kind = 'card' AND s.flag IS DISTINCT FROM 'unknown_card'
-    GROUP BY s.id HAVING count(e.id) <> 1
+    GROUP BY s.id, s.esp_id, s.event_id HAVING count(e.id) <> 1
     UNION ALL
     SELECT coalesce(s.esp_id || '/' || s.event_id, 'entry ' || e.id), count(*)::int
     FROM ledger_entries e LEFT JOIN sales s ON s.id::text = e.reference

@@ -1,10 +1,14 @@
 import type { MachineCredentials } from '@wv/simulator';
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { EntityManager } from 'typeorm';
 import { fileURLToPath } from 'node:url';
 import { createAttendant, createManager, provisionDevice } from '../factories/fleet.factory.js';
 import { SALES_QUEUE } from '../../src/queue/queue-connection.js';
 import { TELEMETRY_QUEUE } from '../../src/telemetry/telemetry.types.js';
+import type { AppConfig } from '../../src/config/app-config.js';
+import { BrokerIdentityChanges } from '../../src/device/broker-identity-changes.js';
 import { HttpClient } from '../support/http-client.js';
 import { spawnServer, type Deployment } from '../support/server-process.js';
 import { FaultProxy } from './fault-proxy.js';
@@ -179,6 +183,34 @@ export class SoakCluster {
     const token = await http.login(person.identifier, person.password);
     this.tokens.set(person.identifier, { token, at: Date.now() });
     return token;
+  }
+
+  /** Every machine of the fixtures: the fleet, the probe and the alarm machines. */
+  allMachines(): MachineCredentials[] {
+    const { machines, probe, alarmMachines } = this.fixtures;
+    return [...machines, probe, ...alarmMachines.map(({ espId, deviceKey }) => ({ espId, deviceKey }))];
+  }
+
+  /**
+   * External mode with dynamic security (docs/external-mqtt.md, "Identities"): the template was made in embedded
+   * mode, where no device key waits for a broker, and PostgreSQL keeps only hashes. So every machine's key is
+   * recorded in the run's database as the program itself records a new key in that mode (sealed under the run's
+   * JWT_SECRET, in `mqtt_identity_changes`), and the program's relay hands them to Mosquitto when it starts.
+   */
+  async recordBrokerIdentities(deployment: RunDeployment): Promise<void> {
+    const config = {
+      mqtt: { mode: 'external', external: { authMode: 'mosquitto-dynsec' } },
+      jwt: { secret: this.jwtSecret },
+    } as unknown as AppConfig;
+    const changes = new BrokerIdentityChanges(config);
+    const db = new pg.Client({ connectionString: this.directUrl(deployment) });
+    await db.connect();
+    try {
+      const manager = { query: (sql: string, params: unknown[]) => db.query(sql, params) } as unknown as EntityManager;
+      for (const { espId, deviceKey } of this.allMachines()) await changes.keyIssued(manager, espId, deviceKey);
+    } finally {
+      await db.end();
+    }
   }
 
   /** The run's database, straight to the server (not through the proxy). */

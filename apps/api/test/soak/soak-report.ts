@@ -1,4 +1,4 @@
-import { FAULT_KINDS } from './fault-plan.js';
+import { faultKinds, type MqttMode } from './fault-plan.js';
 import { fmtMs, type RunResult } from './soak-run.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -12,14 +12,16 @@ function percentile(values: number[], p: number): number {
 export const operationsOf = (r: RunResult) => r.sales + r.moneyCalls + r.probeSales;
 
 /** The replay command of a run. */
-export const replayCommand = (seed: number) => `SOAK_SEED=${seed} npm run soak`;
+export const replayCommand = (seed: number, mode: MqttMode = 'embedded') =>
+  `${mode === 'external' ? 'SOAK_MQTT_MODE=external ' : ''}SOAK_SEED=${seed} npm run soak`;
 
 /** One line per run, printed as it ends. */
 export function runLine(index: number, total: number, r: RunResult): string {
   const faults = r.faults
     .map(
       (f) =>
-        `${f.spec.kind} ${[f.recovery?.servedMs, f.recovery?.committedMs, f.recovery?.backlogMs].map((ms) => fmtMs(ms ?? null)).join('/')}`,
+        `${f.spec.kind} ${[f.recovery?.servedMs, f.recovery?.committedMs, f.recovery?.backlogMs].map((ms) => fmtMs(ms ?? null)).join('/')}` +
+        (f.recovery?.resent ? ` (probe sale sent ${f.recovery.resent} more time(s))` : ''),
     )
     .join(', ');
   const verdict = r.failures.length ? 'FAILED' : 'ok';
@@ -34,7 +36,7 @@ export function runLine(index: number, total: number, r: RunResult): string {
       `${pv.creditedByStatement} by the statement, ${pv.receipts} SMS receipts, ${pv.violations.length} violations; `
     : 'M-Pesa: not checked; ';
   return (
-    `soak: run ${index}/${total} seed ${r.plan.seed} ${verdict} in ${fmtMs(r.durationMs)}: ` +
+    `soak: ${r.plan.mode} run ${index}/${total} seed ${r.plan.seed} ${verdict} in ${fmtMs(r.durationMs)}: ` +
     `${n(operationsOf(r))} ops (${n(r.sales)} sales, ${n(r.moneyCalls)} money calls), ` +
     `${n(r.pubacked)} PUBACKed, ${n(r.stored)} stored; ${notes}${paid}faults (served/committed/backlog): ${faults}; ` +
     `phases ${Object.entries(r.phases)
@@ -54,6 +56,7 @@ export interface RecoveryStats {
 }
 
 export interface SoakSummary {
+  mode: MqttMode;
   runs: number;
   failedRuns: { seed: number; replay: string; failures: string[] }[];
   operations: number;
@@ -93,7 +96,7 @@ export interface SoakSummary {
   rssMb: Record<'api' | 'worker', { min: number; max: number }>;
 }
 
-export function summarize(results: RunResult[], durationMs: number): SoakSummary {
+export function summarize(results: RunResult[], durationMs: number, mode: MqttMode = 'embedded'): SoakSummary {
   const all = results.flatMap((r) => r.faults);
   const stats = (outcomes: typeof all): RecoveryStats => {
     const figure = (pick: (r: NonNullable<(typeof all)[number]['recovery']>) => number | null) =>
@@ -114,10 +117,11 @@ export function summarize(results: RunResult[], durationMs: number): SoakSummary
   };
   const sum = (f: (r: RunResult) => number) => results.reduce((a, r) => a + f(r), 0);
   return {
+    mode,
     runs: results.length,
     failedRuns: results
       .filter((r) => r.failures.length)
-      .map((r) => ({ seed: r.plan.seed, replay: replayCommand(r.plan.seed), failures: r.failures })),
+      .map((r) => ({ seed: r.plan.seed, replay: replayCommand(r.plan.seed, r.plan.mode), failures: r.failures })),
     operations: sum(operationsOf),
     sales: sum((r) => r.sales + r.probeSales),
     moneyCalls: sum((r) => r.moneyCalls),
@@ -146,7 +150,7 @@ export function summarize(results: RunResult[], durationMs: number): SoakSummary
     },
     durationMs,
     faults: Object.fromEntries(
-      FAULT_KINDS.map((kind) => {
+      faultKinds(mode).map((kind) => {
         const of = all.filter((o) => o.spec.kind === kind);
         return [kind, { count: of.length, ...stats(of) }];
       }),
@@ -170,7 +174,7 @@ const p50max = (p50: number, max: number) => `p50 ${fmtMs(p50).padStart(7)} max 
 export function summaryLines(s: SoakSummary): string[] {
   const r = s.recovery;
   const lines = [
-    `soak: faults injected: ${Object.entries(s.faults)
+    `soak: ${s.mode} MQTT mode: faults injected: ${Object.entries(s.faults)
       .map(([k, f]) => `${k} ${f.count}`)
       .join(', ')}`,
     'soak: recovery from the end of a fault until: served = a health check, a login and a PUBACK succeed; ' +
@@ -201,7 +205,7 @@ export function summaryLines(s: SoakSummary): string[] {
   );
   for (const f of s.failedRuns) lines.push(`soak: FAILED seed ${f.seed}: replay with ${f.replay}`);
   lines.push(
-    `soak: ${n(s.runs)} runs, ${n(s.operations)} operations, ${n(s.lost)} lost, ${n(s.duplicated)} duplicated, ` +
+    `soak: ${s.mode} MQTT mode: ${n(s.runs)} runs, ${n(s.operations)} operations, ${n(s.lost)} lost, ${n(s.duplicated)} duplicated, ` +
       `${n(s.invariantViolations)} invariant violations`,
   );
   return lines;

@@ -19,6 +19,11 @@ import type { SoakStage } from './soak-stage.js';
 export const RECOVERY_LIMIT_MS = 10_000;
 const CARDS_PER_ATTENDANT = 6;
 const DRAIN_TIMEOUT_MS = 120_000;
+/**
+ * A machine sends a sale again when its `sales/ack` has not come this long after the PUBACK (firmware does the same).
+ * The probe does too after an external broker's restart, which may drop what it acknowledged (RecoveryProbe).
+ */
+const RESEND_AFTER_MS = 5_000;
 
 export interface RunResult {
   plan: RunPlan;
@@ -105,6 +110,7 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
     mark = Date.now();
   };
   try {
+    if (plan.mode !== stage.mode) throw new Error(`a plan of ${plan.mode} mode on a stage of ${stage.mode} mode`);
     await cluster.ensureHealthy();
     await stage.healNetwork();
     await stage.ensureRunning();
@@ -143,7 +149,7 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
           backlogBatchSize: 50,
           // A sales/ack travels through Redis pub/sub and is lost if Redis or the broker restarts at
           // that moment; the machine then sends the sale again after this long (firmware does the same).
-          resendAfterMs: 5_000,
+          resendAfterMs: RESEND_AFTER_MS,
           // Field conditions besides the injected faults: QoS 1 duplicates and Wi-Fi drops.
           duplicateProbability: 0.01,
           offlineProbability: 0.05,
@@ -159,14 +165,14 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
     }
     await Promise.all(fleets.map((f) => f.start(15_000)));
     alarms = new AlarmWorkload({
-      mqttPort: stage.deployment.mqttPort,
+      mqttPort: stage.brokerPort,
       machines: fixtures.alarmMachines,
       rng: workloadRng.fork(0xa1a),
     });
     alarms.start();
     probe = new RecoveryProbe({
       baseUrl,
-      mqttPort: stage.deployment.mqttPort,
+      mqttPort: stage.brokerPort,
       machine: fixtures.probe,
       login: { identifier: fixtures.manager.identifier, password: fixtures.manager.password },
       db,
@@ -198,12 +204,16 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
     });
 
     lap('setup');
-    const injector = new FaultInjector(cluster, supervisor);
+    const injector = new FaultInjector(cluster, supervisor, stage.broker);
     const faulting = (async () => {
       for (const spec of plan.faults) {
         await sleep(spec.gapMs);
         const outcome = await injector.inject(spec);
-        outcome.recovery = await probe!.measure(outcome.endedAt, new Set(pubacked));
+        outcome.recovery = await probe!.measure(
+          outcome.endedAt,
+          new Set(pubacked),
+          spec.kind === 'restart-broker' ? { resendAfterMs: RESEND_AFTER_MS } : {},
+        );
         await outcome.settled;
         outcomes.push(outcome);
       }
@@ -234,7 +244,17 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
       failures.push(`alarm messages still due ${NOTIFY_SETTLE_MS / 1000} s after the load`);
     }
     if (!(await payments.settle(db, PAYMENT_SETTLE_MS))) {
-      failures.push(`M-Pesa payments still pending ${PAYMENT_SETTLE_MS / 1000} s after the load`);
+      // What each one waits for (a push or a status query, a lease, a retry), for the diagnosis.
+      const { rows } = await db
+        .query<Record<string, unknown>>(
+          `SELECT method, push_state, push_attempts, query_attempts, lease_until, next_attempt_at, last_error, created_at
+           FROM payments WHERE status = 'pending' ORDER BY created_at LIMIT 5`,
+        )
+        .catch((error: Error) => ({ rows: [{ error: error.message }] }));
+      failures.push(
+        `M-Pesa payments still pending ${PAYMENT_SETTLE_MS / 1000} s after the load (at ${new Date().toISOString()}): ` +
+          rows.map((r) => JSON.stringify(r)).join('; '),
+      );
     }
     creditedBefore = await PaymentWorkload.creditedReceipts(db);
     // The operator's daily reconciliation: receipts whose callbacks were lost are credited now.
@@ -290,7 +310,7 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
     failures.push(`the ${c.role} process crashed (${c.exit}); its last output:\n${c.outputTail.slice(-1500)}`);
   }
   if (failures.length || process.env.SOAK_KEEP_LOGS) {
-    const dir = `.tmp/soak/seed-${plan.seed}`;
+    const dir = `.tmp/soak/seed-${plan.seed}${plan.mode === 'external' ? '-external' : ''}`;
     mkdirSync(dir, { recursive: true });
     writeFileSync(`${dir}/api.log`, supervisor.output('api'));
     writeFileSync(`${dir}/worker.log`, supervisor.output('worker'));

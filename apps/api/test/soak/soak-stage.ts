@@ -1,5 +1,7 @@
 import pg from 'pg';
-import type { MachineGroup } from './fault-plan.js';
+import { randomBytes } from 'node:crypto';
+import { MosquittoInstance } from '../support/mosquitto-instance.js';
+import type { MachineGroup, MqttMode } from './fault-plan.js';
 import { ProgramSupervisor } from './program-supervisor.js';
 import type { RunDeployment, SoakCluster } from './soak-cluster.js';
 
@@ -13,6 +15,11 @@ const FIXTURE_TABLES = ['users', 'devices', 'mac_announcements', 'wifi_credentia
  * kept from run to run while the runs pass (long-lived processes are part of what a soak tests: a
  * leak or a stuck connection left by one run's faults shows in the next). Between runs the run's
  * tables are emptied. After a failed run the stage is thrown away and the next run gets a new one.
+ *
+ * In external MQTT mode (docs/external-mqtt.md) the stage also has a Mosquitto of its own (dynamic security and
+ * persistence, on a free port, never the system one): the program runs with MQTT_MODE=external as its client, with
+ * one fixed MQTT_CLIENT_ID (a restarted api/broker process takes its consumer sessions back, and Mosquitto
+ * redelivers what it had not acknowledged), and the fleet, the probe and the alarm machines connect to Mosquitto.
  */
 export class SoakStage {
   /** Where each half of the fleet reaches the broker: a proxy per group (partition-mqtt cuts one off). */
@@ -20,21 +27,34 @@ export class SoakStage {
 
   private constructor(
     private readonly cluster: SoakCluster,
+    readonly mode: MqttMode,
     readonly deployment: RunDeployment,
     readonly supervisor: ProgramSupervisor,
     /** Straight to PostgreSQL, not through the proxy (the soak restarts the server under it too). */
     readonly db: pg.Pool,
+    /** External mode: the machines' broker. */
+    readonly broker: MosquittoInstance | undefined,
   ) {}
 
-  static async open(cluster: SoakCluster): Promise<SoakStage> {
-    const deployment = await cluster.deployment();
+  static async open(cluster: SoakCluster, mode: MqttMode = 'embedded'): Promise<SoakStage> {
+    const broker = mode === 'external' ? await MosquittoInstance.create() : undefined;
+    let deployment: RunDeployment;
+    try {
+      deployment = await cluster.deployment(
+        broker ? { ...broker.env, MQTT_CLIENT_ID: `wv-soak-${randomBytes(3).toString('hex')}` } : {},
+      );
+    } catch (error) {
+      await broker?.destroy();
+      throw error;
+    }
     const supervisor = new ProgramSupervisor(deployment);
     const db = new pg.Pool({ connectionString: cluster.directUrl(deployment), max: 3 });
     db.on('error', () => undefined);
-    const stage = new SoakStage(cluster, deployment, supervisor, db);
+    const stage = new SoakStage(cluster, mode, deployment, supervisor, db, broker);
     try {
+      if (broker) await cluster.recordBrokerIdentities(deployment);
       for (const group of MACHINE_GROUPS) {
-        stage.mqttPorts.set(group, await cluster.proxy.add(`mqtt-${group}`, deployment.mqttPort, { holdCloses: true }));
+        stage.mqttPorts.set(group, await cluster.proxy.add(`mqtt-${group}`, stage.brokerPort, { holdCloses: true }));
       }
       await stage.ensureRunning();
       return stage;
@@ -42,6 +62,11 @@ export class SoakStage {
       await stage.close();
       throw error;
     }
+  }
+
+  /** Where machines reach the broker directly (the probe, the alarm machines): the program's, or Mosquitto. */
+  get brokerPort(): number {
+    return this.broker?.port ?? this.deployment.mqttPort;
   }
 
   get baseUrl(): string {
@@ -54,6 +79,8 @@ export class SoakStage {
   }
 
   async ensureRunning(): Promise<void> {
+    // A run that ended in the middle of a broker restart left it down.
+    await this.broker?.start();
     await Promise.all([this.supervisor.ensureRunning('api'), this.supervisor.ensureRunning('worker')]);
   }
 
@@ -74,6 +101,11 @@ export class SoakStage {
     } finally {
       client.release();
     }
+    // External mode: Mosquitto's persistence file is brought up to date, so that a restart-broker by SIGKILL in
+    // this run brings back this run's start, not an older save holding earlier runs' sales in flight. Those it
+    // would deliver again, and in these emptied tables they would be stored as sales nobody made (in a real
+    // database they are found stored already: exactly once per machine and event id).
+    await this.broker?.save();
   }
 
   async close(): Promise<void> {
@@ -81,5 +113,6 @@ export class SoakStage {
     await this.supervisor.stopAll().catch(() => undefined);
     await this.db.end().catch(() => undefined);
     await this.deployment.cleanup().catch(() => undefined);
+    await this.broker?.destroy().catch(() => undefined);
   }
 }

@@ -1,6 +1,6 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
@@ -100,6 +100,25 @@ export class MosquittoInstance {
     );
     this.child = started.child;
     this.exited = started.exited;
+  }
+
+  /**
+   * Writes the persistence file now (SIGUSR1) and waits until it is written. Mosquitto otherwise saves only at a
+   * shutdown and every `autosave_interval` (30 minutes), and a SIGKILL brings it back as it was at the last save:
+   * messages delivered and acknowledged since are delivered again.
+   */
+  async save(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    const file = join(this.dir, 'mosquitto.db');
+    const stamp = () => (existsSync(file) ? `${statSync(file).ino}/${statSync(file).mtimeMs}` : '');
+    const before = stamp();
+    child.kill('SIGUSR1');
+    const deadline = Date.now() + 5_000;
+    while (stamp() === before) {
+      if (Date.now() > deadline) throw new Error('mosquitto did not write its persistence file');
+      await new Promise((r) => setTimeout(r, 20));
+    }
   }
 
   /** SIGTERM saves the sessions and retained messages (persistence); SIGKILL loses what was not saved. */
