@@ -4,6 +4,24 @@ import { RepeatingRound, ThrottledWarning } from './repeating-round.js';
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
 describe('RepeatingRound', () => {
+  it('startNow() runs the first round at once, then one every period after each ends', async () => {
+    const started: number[] = [];
+    const round = new RepeatingRound(
+      60_000,
+      async () => {
+        started.push(Date.now());
+      },
+      () => undefined,
+    );
+    round.startNow();
+    await tick();
+    expect(started).toHaveLength(1);
+    await round.stop();
+    round.startNow(); // once stopped, nothing runs
+    await tick();
+    expect(started).toHaveLength(1);
+  });
+
   it('runs one round at a time, goes on after a failed round, and stop() waits for the round in progress', async () => {
     let active = 0;
     let most = 0;

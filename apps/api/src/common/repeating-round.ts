@@ -1,6 +1,6 @@
 /**
  * A round of work repeated `everyMs` after the previous one ends (never two at once): the loop of the outbox
- * dispatchers (docs/alarms.md, "The outbox"; docs/mobile-money.md). `stop()` waits for the round in progress, so that
+ * dispatchers (docs/alarms.md, "The outbox"; docs/mobile-money.md) and of the hourly partition jobs. `stop()` waits for the round in progress, so that
  * it can still record what it did before the database connection closes.
  */
 export class RepeatingRound {
@@ -19,13 +19,22 @@ export class RepeatingRound {
     return this.stopping;
   }
 
+  /** The first round `everyMs` from now. */
   start(): void {
     if (this.stopping) return;
-    this.timer = setTimeout(() => {
-      this.running = this.round()
-        .catch((error: Error) => this.onError(error))
-        .finally(() => this.start());
-    }, this.everyMs);
+    this.timer = setTimeout(() => this.runRound(), this.everyMs);
+  }
+
+  /** The first round at once (the partition jobs: their months and days are due at start). */
+  startNow(): void {
+    if (this.stopping) return;
+    this.runRound();
+  }
+
+  private runRound(): void {
+    this.running = this.round()
+      .catch((error: Error) => this.onError(error))
+      .finally(() => this.start());
   }
 
   async stop(): Promise<void> {

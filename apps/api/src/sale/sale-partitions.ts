@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { RepeatingRound } from '../common/repeating-round.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { SalePartitionRepository, type PartitionMaintenance } from './sale-partition.repository.js';
 
@@ -14,7 +15,13 @@ export const SALE_PARTITIONS_AHEAD_MONTHS = 3;
 @Injectable()
 export class SalePartitions implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Sales');
-  private timer?: NodeJS.Timeout;
+  private readonly rounds = new RepeatingRound(
+    EVERY_MS,
+    async () => {
+      await this.maintain();
+    },
+    (error) => this.logger.warn(`Sales partition maintenance failed (tried again within the hour): ${error.message}`),
+  );
 
   constructor(
     private readonly partitions: SalePartitionRepository,
@@ -22,17 +29,12 @@ export class SalePartitions implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   onApplicationBootstrap(): void {
-    const run = () =>
-      this.maintain().catch((error: Error) =>
-        this.logger.warn(`Sales partition maintenance failed (tried again within the hour): ${error.message}`),
-      );
-    void run();
-    this.timer = setInterval(run, EVERY_MS);
-    this.timer.unref();
+    this.rounds.startNow();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  /** A round in progress finishes before the database connection closes. */
+  async onModuleDestroy(): Promise<void> {
+    await this.rounds.stop();
   }
 
   async maintain(now = new Date()): Promise<PartitionMaintenance> {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { RepeatingRound } from '../common/repeating-round.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { TelemetryRepository } from './telemetry.repository.js';
 
@@ -13,7 +14,13 @@ const AHEAD_DAYS = 7;
 @Injectable()
 export class TelemetryPartitions implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Telemetry');
-  private timer?: NodeJS.Timeout;
+  private readonly rounds = new RepeatingRound(
+    EVERY_MS,
+    async () => {
+      await this.maintain();
+    },
+    (error) => this.logger.warn(`Telemetry partition maintenance failed: ${error.message}`),
+  );
 
   constructor(
     private readonly telemetry: TelemetryRepository,
@@ -21,17 +28,12 @@ export class TelemetryPartitions implements OnApplicationBootstrap, OnModuleDest
   ) {}
 
   onApplicationBootstrap(): void {
-    const run = () =>
-      this.maintain().catch((error: Error) =>
-        this.logger.warn(`Telemetry partition maintenance failed: ${error.message}`),
-      );
-    void run();
-    this.timer = setInterval(run, EVERY_MS);
-    this.timer.unref();
+    this.rounds.startNow();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  /** A round in progress finishes before the database connection closes. */
+  async onModuleDestroy(): Promise<void> {
+    await this.rounds.stop();
   }
 
   async maintain(now = new Date()): Promise<string[]> {
