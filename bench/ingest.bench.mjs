@@ -49,7 +49,9 @@ const MODES = (process.env.BENCH_MODES ?? 'embedded,external')
     (mode) => mode !== 'external' || mosquittoPlugin() || !console.log('  no mosquitto here: external mode skipped'),
   );
 /** Sales PUBACKed but not in PostgreSQL this long after the last PUBACK count as lost. */
-const COMMIT_TIMEOUT_MS = 120_000;
+// Nothing committed for STALL_MS ends the wait for the PUBACKed sales; DRAIN_LIMIT_MS bounds it in any case.
+const STALL_MS = 30_000;
+const DRAIN_LIMIT_MS = 900_000;
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
@@ -272,10 +274,16 @@ async function runPhase(mode, rate) {
   const sent = results.reduce((sum, r) => sum + r.sent, 0);
   pubackedSoFar += pubacked;
   const lastPubackAt = results.reduce((a, r) => Math.max(a, r.lastPubackAt), 0);
+  // Waits while sales keep committing: in external mode Mosquitto PUBACKs faster than the program consumes, and a
+  // closed loop leaves minutes of sales queued there. Only a stall (or the hard limit) ends the wait early, and
+  // what is missing then is reported as not stored.
   let stored = await committed();
-  while (stored < pubackedSoFar && now() - lastPubackAt < COMMIT_TIMEOUT_MS) {
+  let progressAt = now();
+  while (stored < pubackedSoFar && now() - progressAt < STALL_MS && now() - lastPubackAt < DRAIN_LIMIT_MS) {
     await sleep(50);
-    stored = await committed();
+    const next = await committed();
+    if (next > stored) progressAt = now();
+    stored = next;
   }
   const committedAt = now();
   const latencies = results.flatMap((r) => [...r.latencies]);
@@ -354,8 +362,11 @@ for (const stackMode of MODES) {
     }
   }
 
-  const [{ rows: rowCount }] = [await db.query('SELECT count(*)::bigint AS rows FROM sales')];
-  figures[`${prefix}rows equal their rollups`] = Number(rowCount[0].rows) === (await committed());
+  // One statement, one snapshot: two queries would compare counts taken at different moments.
+  const { rows: match } = await db.query(
+    'SELECT (SELECT count(*) FROM sales) = (SELECT coalesce(sum(sales_count), 0) FROM sales_daily) AS equal',
+  );
+  figures[`${prefix}rows equal their rollups`] = match[0].equal;
 
   await stopStack();
 }

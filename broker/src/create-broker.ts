@@ -73,6 +73,7 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
     sessions: new Map(),
     connectOrder: new WeakMap(),
     wills: new WeakMap(),
+    durableSales: new WeakSet(),
     isClosing: () => closing,
   };
 
@@ -106,6 +107,7 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
     authorizeSubscribe: createAuthorizeSubscribe(ctx),
     published: createPublished(ctx),
   });
+  skipRoutingOfDurableSales(aedes, ctx.durableSales);
   const connected = new Map<Client, ConnectedClient>();
   wireBrokerEvents(aedes, ctx, connected);
   // After wireBrokerEvents' listener, so that the client is in `connected` when this closes it.
@@ -238,6 +240,27 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
     disconnectMachine,
     stats: () => stats.snapshot({ pending: batcher.pendingCount, inFlight: batcher.inFlightCount }),
     close: () => (closed ??= shutdown()),
+  };
+}
+
+/**
+ * After a sale's PUBACK, Aedes routes the PUBLISH like any other: it builds a packet, matches it against the
+ * subscriptions and the offline sessions, and calls `published`. For a machine's sales topic all of that finds
+ * nothing: the device ACL lets a device subscribe only to its own downstream topics and never to a wildcard, the
+ * program subscribes to no device topic, and `published` ignores sales. It was a tenth of the broker's CPU at half
+ * the ingest baseline (docs/performance.md). So a sale that `authorizePublish` made durable ends here: its PUBACK is
+ * already written, and the next packet of its connection is read at once. Every other PUBLISH is routed as before.
+ */
+function skipRoutingOfDurableSales(aedes: Aedes, durableSales: WeakSet<object>): void {
+  type Route = (packet: object, client: unknown, done?: (error?: Error | null) => void) => void;
+  const instance = aedes as unknown as { publish: Route };
+  const route: Route = instance.publish.bind(aedes);
+  instance.publish = (packet, client, done) => {
+    if (typeof client === 'object' && client !== null && durableSales.delete(packet)) {
+      done?.(null);
+      return;
+    }
+    route(packet, client, done);
   };
 }
 

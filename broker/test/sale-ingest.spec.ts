@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { buildSalesTopic } from '@wv/contracts';
+import { buildSalesTopic, buildStatusTopic } from '@wv/contracts';
 import type { SaleEnvelope } from '../src/index.js';
 import {
   BrokerHarness,
@@ -40,6 +40,24 @@ describe('sales over MQTT', () => {
     expect(item!.payload.toString()).toBe(sale('e1'));
     expect(item!.receivedAt.getTime()).toBeGreaterThanOrEqual(before);
     expect(hooks.onDeviceMessage).not.toHaveBeenCalled();
+  });
+
+  it('does not route a durable sale after its PUBACK, and routes every other device message as before', async () => {
+    const { hooks, batches } = createFakeHooks();
+    const broker = await harness.start({}, hooks);
+    const routed: string[] = [];
+    broker.aedes.on('publish', (packet, client) => {
+      if (client) routed.push(packet.topic);
+    });
+    const device = await harness.machine('ESP001');
+    const status = JSON.stringify({ online: true });
+    expect(await publishOutcome(device, buildSalesTopic('ESP001'), sale('e1'))).toBe('acked');
+    expect(await publishOutcome(device, buildSalesTopic('ESP001'), sale('e2'))).toBe('acked');
+    expect(await publishOutcome(device, buildStatusTopic('ESP001'), status)).toBe('acked');
+    await waitFor(() => hooks.onDeviceMessage.mock.calls.length === 1);
+    expect(routed).toEqual([buildStatusTopic('ESP001')]);
+    expect(batches.flat().map((s) => s.payload.toString())).toEqual([sale('e1'), sale('e2')]);
+    expect(hooks.onDeviceMessage.mock.calls[0]![0]).toMatchObject({ kind: 'status', espId: 'ESP001' });
   });
 
   it('passes invalid sale JSON through untouched so that the API can dead-letter it', async () => {

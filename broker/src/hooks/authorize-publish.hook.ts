@@ -43,6 +43,7 @@ export function createAuthorizePublish(ctx: BrokerContext) {
     ctx.batcher.add(sale).then(
       () => {
         ctx.stats.publishesAccepted++;
+        ctx.durableSales.add(packet);
         callback(null);
       },
       (error: unknown) => {

@@ -25,6 +25,11 @@ export interface BrokerContext {
   wills: WeakMap<Client, WillMessage | null>;
   /** The order in which CONNECT packets were read (`preConnect`): the newer connection owns a client id. */
   connectOrder: WeakMap<Client, number>;
+  /**
+   * Sales already durable and about to get their PUBACK: Aedes hands each of them to its router afterwards, which
+   * create-broker.ts answers at once, since no client can subscribe to a machine's sales topic.
+   */
+  durableSales: WeakSet<object>;
   isClosing(): boolean;
 }
 

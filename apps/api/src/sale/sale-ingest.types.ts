@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+
 /** One delivery of a machine's sales payload, raw, as the broker or the REST endpoint received it. */
 export interface RawSalesMessage {
   espId: string;
@@ -17,8 +19,6 @@ export interface SalesIngestJob {
  * UTF-8 but which PostgreSQL text cannot store (no JSON payload holds one unescaped).
  */
 export function payloadToText(payload: Buffer): string {
-  const text = payload.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(payload) && !text.includes('\u0000')
-    ? text
-    : `base64:${payload.toString('base64')}`;
+  if (!isUtf8(payload) || payload.includes(0)) return `base64:${payload.toString('base64')}`;
+  return payload.toString('utf8');
 }
