@@ -482,7 +482,7 @@ report({
   name: 'connections',
   figures,
   notes:
-    `${MACHINES} machines (raw mqtt-packet clients, keepalive 600 s, each subscribed to its sales/ack and config), ` +
+    `${MACHINES} machines (raw mqtt-packet clients, keepalive 600 s, each reconnecting in the firmware's order: clean session false with the offline will, config, sales/ack, cards and cards/delta subscribed, online status, cards/ack, one sale), ` +
     `${CLIENT_PROCS} client processes, 40 loopback source addresses, storms at ${STORM_RATE}/s; embedded: api+broker ` +
     `in one process (measured), workers in another, MQTT_CONNECT_RATE default (100/s per address); external: ` +
     `Mosquitto ${MOSQUITTO_VERSION} with dynamic security and persistence, the program (api+broker, worker) its client; ` +

@@ -240,6 +240,7 @@ try {
 } finally {
   for (const db of [plain, partitioned]) {
     await db.client.end();
+    await db.repo.onApplicationShutdown();
     await db.ds.destroy();
   }
 }

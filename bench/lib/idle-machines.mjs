@@ -1,10 +1,21 @@
 // A child process of bench/connections.bench.mjs holding thousands of machines as raw mqtt-packet
-// clients (an mqtt.js client costs several times the memory): CONNECT, SUBSCRIBE to its sales/ack and
-// config topics, then idle; on command, drop everything or reconnect at a given rate and publish one
-// QoS 1 sale each. Driven over IPC; argv[2] is {port, secret, from, to, addresses}.
+// clients (an mqtt.js client costs several times the memory). Each connection follows the firmware's order of
+// operations (docs/device-protocol.md, "Boot, offline and reconnect"): CONNECT with clean session false and the
+// offline will, one SUBSCRIBE to config, sales/ack, cards and cards/delta, the retained online status with what
+// it has queued, `cards/ack` with the card list version it holds, then its sale (QoS 1). A retained card list
+// newer than the one held is taken and acknowledged, as firmware does. Then idle; on command, drop everything
+// or reconnect at a given rate. Driven over IPC; argv[2] is {port, secret, from, to, addresses}.
 import net from 'node:net';
 import mqttPacket from 'mqtt-packet';
-import { buildConfigTopic, buildSalesAckTopic, buildSalesTopic } from '@wv/contracts';
+import {
+  buildCardsAckTopic,
+  buildCardsDeltaTopic,
+  buildCardsTopic,
+  buildConfigTopic,
+  buildSalesAckTopic,
+  buildSalesTopic,
+  buildStatusTopic,
+} from '@wv/contracts';
 import { loadEspId, loadKey } from './load-fleet.mjs';
 
 const { port, secret, from, to, addresses } = JSON.parse(process.argv[2]);
@@ -14,6 +25,9 @@ let closedWhileIdle = 0;
 let dropping = false;
 const KEEPALIVE = 600;
 const gen = (packet) => mqttPacket.generate(packet, { protocolVersion: 4 });
+/** The card list version each machine holds, as its flash would: kept across its sessions. */
+const heldVersion = new Map();
+const SALE_ID = 2;
 
 /** One machine's session: resolves once subscribed (and, with `sale`, once the sale is PUBACKed). */
 const history = new Map();
@@ -68,25 +82,35 @@ function session(i, sale) {
             cmd: 'subscribe',
             messageId: 1,
             subscriptions: [
-              { topic: buildSalesAckTopic(espId), qos: 1 },
               { topic: buildConfigTopic(espId), qos: 1 },
+              { topic: buildSalesAckTopic(espId), qos: 1 },
+              { topic: buildCardsTopic(espId), qos: 1 },
+              { topic: buildCardsDeltaTopic(espId), qos: 1 },
             ],
           }),
         );
       } else if (packet.cmd === 'suback') {
         sockets.set(i, socket);
+        const status = { online: true, firmware: 'bench', queued: sale ? 1 : 0 };
+        socket.write(gen(publish(buildStatusTopic(espId), status, 3, true)));
+        socket.write(gen(publish(buildCardsAckTopic(espId), { version: heldVersion.get(i) ?? 0 }, 4)));
         if (!sale) return finish({ ok: true });
         publishedAt = performance.now();
         const body = { eventId: sale, kind: 'coin', price: 500, volume: 1, waterType: 'pure' };
-        socket.write(
-          gen({ cmd: 'publish', topic: buildSalesTopic(espId), payload: JSON.stringify(body), qos: 1, messageId: 2 }),
-        );
-      } else if (packet.cmd === 'puback' && packet.messageId === 2) {
+        socket.write(gen(publish(buildSalesTopic(espId), body, SALE_ID)));
+      } else if (packet.cmd === 'puback' && packet.messageId === SALE_ID) {
         timing.puback = performance.now() - publishedAt;
         finish({ ok: true });
-      } else if (packet.cmd === 'publish' && packet.qos === 1) {
-        // Retained config and sales/ack: acknowledged, so the broker's in-flight window stays empty.
-        socket.write(gen({ cmd: 'puback', messageId: packet.messageId }));
+      } else if (packet.cmd === 'publish') {
+        // Config, sales/ack and card lists: acknowledged, so the broker's in-flight window stays empty.
+        if (packet.qos === 1) socket.write(gen({ cmd: 'puback', messageId: packet.messageId }));
+        if (packet.topic === buildCardsTopic(espId)) {
+          const { version } = JSON.parse(packet.payload.toString());
+          if (version > (heldVersion.get(i) ?? 0)) {
+            heldVersion.set(i, version);
+            socket.write(gen(publish(buildCardsAckTopic(espId), { version }, 5)));
+          }
+        }
       }
     });
     socket.on('connect', () =>
@@ -97,12 +121,22 @@ function session(i, sale) {
           username: espId,
           password: Buffer.from(loadKey(secret, i)),
           keepalive: KEEPALIVE,
-          clean: true,
+          clean: false,
+          will: { topic: buildStatusTopic(espId), payload: Buffer.from('{"online":false}'), qos: 1, retain: true },
         }),
       ),
     );
   });
 }
+
+const publish = (topic, body, messageId, retain = false) => ({
+  cmd: 'publish',
+  topic,
+  payload: JSON.stringify(body),
+  qos: 1,
+  messageId,
+  retain,
+});
 
 /** Opens sessions for every machine of this process at `rate` per second, retrying failures each second. */
 async function connectAll({ rate, sale, deadlineMs }) {

@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { cardListAckPayloadSchema } from '@wv/contracts';
+import { KeyedBatch } from '../common/keyed-batch.js';
 import { CardListSignals } from './card-list-signals.js';
 import { CardListRepository } from './card-list.repository.js';
 
@@ -9,14 +10,19 @@ import { CardListRepository } from './card-list.repository.js';
  * list than the newest; the flusher then sends it the full list.
  */
 @Injectable()
-export class CardListDeviceService {
+export class CardListDeviceService implements OnApplicationShutdown {
   private readonly logger = new Logger('CardLists');
   /**
-   * The broker hands device messages over without waiting for the previous one, so two
-   * acknowledgements of one machine could be recorded out of order (the older one last, which would
-   * look like a machine that went back): each machine's are recorded one after the other.
+   * Acknowledgements, recorded in batches: every machine of a reconnect storm says which version it holds
+   * (docs/device-protocol.md, "Boot, offline and reconnect"), and one statement each was a query per reconnect
+   * (docs/architecture.md, "Connections"). One batch runs at a time, so a machine's acknowledgements are
+   * recorded in the order they came; two of one machine in the same batch count as the newer one, which is
+   * what the machine holds.
    */
-  private readonly acks = new Map<string, Promise<void>>();
+  private readonly acks = new KeyedBatch<string, number>((batch) => this.record(batch), {
+    lingerMs: 25,
+    maxBatch: 1000,
+  });
 
   constructor(
     private readonly lists: CardListRepository,
@@ -28,33 +34,48 @@ export class CardListDeviceService {
     await this.signals.checkMachines(await this.lists.behind(espIds));
   }
 
-  /** `cards/ack`: an invalid payload is ignored, as for `config/ack` (it carries no money). */
+  /**
+   * `cards/ack`: an invalid payload is ignored, as for `config/ack` (it carries no money). Resolves once recorded;
+   * a batch that failed was logged once, and the machine acknowledges again at its next connection.
+   */
   onAck(espId: string, json: unknown): Promise<void> {
     const ack = cardListAckPayloadSchema.safeParse(json);
     if (!ack.success) return Promise.resolve();
-    const previous = this.acks.get(espId) ?? Promise.resolve();
-    const next = previous
-      .then(() => this.record(espId, ack.data.version))
-      .catch((error: Error) => {
-        this.logger.warn(`Could not record card list acknowledgement of ${espId}: ${error.message}`);
-      });
-    this.acks.set(espId, next);
-    void next.finally(() => {
-      if (this.acks.get(espId) === next) this.acks.delete(espId);
-    });
-    return next;
+    return this.acks.add(espId, ack.data.version).then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
-  private async record(espId: string, version: number): Promise<void> {
-    const result = await this.lists.acknowledge(espId, version);
-    if (!result) return;
-    if (version > result.version) {
-      this.logger.warn(
-        `${espId} holds card list version ${version}, newer than ${result.version}: sending a newer list`,
-      );
+  /** Records what waits now (the broker role calls this after its broker closed, before the database pool closes). */
+  async drain(): Promise<void> {
+    await this.acks.drain().catch(() => undefined);
+  }
+
+  onApplicationShutdown(): void {
+    this.acks.close();
+  }
+
+  private async record(batch: Map<string, number>): Promise<void> {
+    const acks = [...batch].map(([espId, version]) => ({ espId, version }));
+    try {
+      const states = await this.lists.acknowledgeMany(acks);
+      const check: string[] = [];
+      for (const { espId, version } of acks) {
+        const state = states.get(espId);
+        if (!state) continue;
+        if (version > state.version) {
+          this.logger.warn(
+            `${espId} holds card list version ${version}, newer than ${state.version}: sending a newer list`,
+          );
+        }
+        // Went back (its flash lost the list), beyond the newest, or changes wait for this acknowledgement.
+        if (version < state.ackedBefore || version > state.version || state.stale) check.push(espId);
+      }
+      await this.signals.checkMachines(check);
+    } catch (error) {
+      this.logger.warn(`Could not record ${acks.length} card list acknowledgement(s): ${(error as Error).message}`);
+      throw error;
     }
-    // Went back (its flash lost the list), beyond the newest, or changes wait for this acknowledgement.
-    if (version < result.ackedBefore || version > result.version || result.stale)
-      await this.signals.checkMachine(espId);
   }
 }

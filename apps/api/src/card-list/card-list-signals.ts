@@ -65,12 +65,10 @@ export class CardListSignals implements OnModuleInit, OnModuleDestroy {
       .catch((error: Error) => this.logger.warn(`Could not note ${cardIds.length} changed card(s): ${error.message}`));
   }
 
-  /** A machine that may hold an older list than the newest (it connected, or went back). */
-  async checkMachine(espId: string): Promise<void> {
-    await this.checkMachines([espId]);
-  }
-
-  /** Many machines at once (a reconnect storm): one command, not one round trip each. */
+  /**
+   * Machines that may hold an older list than the newest (they connected, or went back), many at once (a reconnect
+   * storm): one command, not one round trip each.
+   */
   async checkMachines(espIds: string[]): Promise<void> {
     if (espIds.length === 0) return;
     await this.redis

@@ -202,23 +202,32 @@ export class CardListRepository {
    * from an older backup) lifts the newest to it, so that the next list outnumbers what the machine
    * holds. Null when the machine has no list state.
    */
-  async acknowledge(
-    espId: string,
-    version: number,
-  ): Promise<{ version: number; ackedBefore: number; stale: boolean } | null> {
-    const rows = returningRows<{ version: number; ackedBefore: number; stale: boolean }>(
+  /**
+   * Records what each machine said it holds (newest version each), in one statement: the rows are locked in esp_id
+   * order, as the planner locks them, so that the two never wait on each other in a circle. Returns, per machine
+   * known here, its newest version and the version it had acknowledged before.
+   */
+  async acknowledgeMany(
+    acks: { espId: string; version: number }[],
+  ): Promise<Map<string, { version: number; ackedBefore: number; stale: boolean }>> {
+    if (acks.length === 0) return new Map();
+    const rows = returningRows<{ espId: string; version: number; ackedBefore: number; stale: boolean }>(
       await this.dataSource.query(
-        `WITH prev AS (SELECT version, acked_version FROM card_list_state WHERE esp_id = $1 FOR UPDATE)
+        `WITH input AS (SELECT * FROM unnest($1::text[], $2::int[]) AS u(esp_id, version)),
+         prev AS (
+           SELECT s.esp_id, s.version, s.acked_version FROM card_list_state s
+           WHERE s.esp_id IN (SELECT esp_id FROM input) ORDER BY s.esp_id FOR UPDATE
+         )
          UPDATE card_list_state s
-         SET version = greatest(prev.version, $2),
-             acked_version = CASE WHEN $2 > prev.version THEN prev.acked_version ELSE $2 END,
+         SET version = greatest(prev.version, input.version),
+             acked_version = CASE WHEN input.version > prev.version THEN prev.acked_version ELSE input.version END,
              acked_at = now()
-         FROM prev WHERE s.esp_id = $1
-         RETURNING prev.version, prev.acked_version AS "ackedBefore", s.stale`,
-        [espId, version],
+         FROM prev JOIN input USING (esp_id) WHERE s.esp_id = prev.esp_id
+         RETURNING s.esp_id AS "espId", prev.version, prev.acked_version AS "ackedBefore", s.stale`,
+        [acks.map((a) => a.espId), acks.map((a) => a.version)],
       ),
     );
-    return rows[0] ?? null;
+    return new Map(rows.map(({ espId, ...state }) => [espId, state]));
   }
 
   async state(espId: string): Promise<{ version: number; ackedVersion: number; stale: boolean } | null> {

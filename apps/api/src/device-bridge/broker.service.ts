@@ -195,7 +195,7 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     await this.broker?.close();
     await this.outboxListener.stop();
     // The machines this broker just let go are recorded offline before the database pool closes.
-    this.router.close();
+    await this.router.close();
     await this.status.drain();
   }
 }

@@ -87,8 +87,10 @@ export class DeviceMessageRouter {
     { lingerMs: 25, maxBatch: 1000 },
   );
 
-  close(): void {
+  /** The broker closed: nothing more is set off by connections; what devices reported is written. */
+  async close(): Promise<void> {
     this.connectEffects.close();
+    await Promise.all([this.sequenceRecords.drain(), this.cardLists.drain()]);
   }
 }
 

@@ -1,10 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, type ObjectLiteral } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { READ_DATA_SOURCE } from '../database/read-data-source.js';
 import { openSqlCursor, type SqlCursor } from './export-cursor.repository.js';
-import { positional, queryPrepared, queryPreparedGeneric, visibleDeviceIds } from './scoped-sql.js';
+import { GenericPlanPool, positional, queryPrepared, visibleDeviceIds } from './scoped-sql.js';
 
 export type SaleKind = 'coin' | 'card';
 
@@ -74,12 +74,21 @@ const SORT_COLUMNS: Record<string, string> = {
  * names the one partition to look in (docs/partitions.md).
  */
 @Injectable()
-export class TransactionRepository {
+export class TransactionRepository implements OnApplicationShutdown {
+  /** Time-sorted pages: generic plans, on sessions of their own (see GenericPlanPool). */
+  private readonly generic: GenericPlanPool;
+
   constructor(
     // The replica when DATABASE_READ_URL is set: answers may lag the primary by a moment (docs/read-replica.md).
     @Inject(READ_DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.generic = new GenericPlanPool(dataSource);
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.generic.close();
+  }
 
   /**
    * One statement, one snapshot: whether the caller may see the machine (scopeDevices), the total, and
@@ -106,11 +115,12 @@ export class TransactionRepository {
     // Time order (the default) runs its generic plan: its partitions are only known at run time, and
     // planning them per call costs more than the page (docs/partitions.md, "What is partitioned"). Other
     // sorts sort the machine's rows, which the plan for the call's own parameters does better.
-    const run = f.sort === 'time' ? queryPreparedGeneric : queryPrepared;
-    const rows = await run<TransactionRow & { visible: boolean; total: string }>(
-      this.dataSource,
-      positional(this.dataSource, { sql, params }),
-    );
+    const statement = positional(this.dataSource, { sql, params });
+    type PageRow = TransactionRow & { visible: boolean; total: string };
+    const rows =
+      f.sort === 'time'
+        ? await this.generic.query<PageRow>(statement)
+        : await queryPrepared<PageRow>(this.dataSource, statement);
     return {
       visible: rows[0]?.visible === true,
       total: Number(rows[0]?.total ?? 0),

@@ -93,11 +93,18 @@ export class SequenceRepository {
   }
 
   /** The sales a machine says it still holds in flash (its status payload's `queued`). */
-  async setQueued(espId: string, queued: number): Promise<void> {
+  /**
+   * The sales each machine says it still holds. Rows are written in esp_id order, as the ingest locks them
+   * (lockStates), so that the two never wait on each other in a circle.
+   */
+  async setQueued(queued: Map<string, number>): Promise<void> {
+    if (queued.size === 0) return;
+    const espIds = [...queued.keys()].sort();
     await this.dataSource.query(
-      `INSERT INTO machine_seq_state AS s (esp_id, queued, queued_at) VALUES ($1, $2, now())
+      `INSERT INTO machine_seq_state AS s (esp_id, queued, queued_at)
+       SELECT esp_id, queued, now() FROM unnest($1::text[], $2::int[]) AS u(esp_id, queued) ORDER BY esp_id
        ON CONFLICT (esp_id) DO UPDATE SET queued = excluded.queued, queued_at = excluded.queued_at`,
-      [espId, queued],
+      [espIds, espIds.map((id) => queued.get(id)!)],
     );
   }
 

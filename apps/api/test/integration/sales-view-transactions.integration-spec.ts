@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CARD_TRANSACTION_FIELDS, COIN_TRANSACTION_FIELDS } from '@wv/contracts';
 import { createAttendant, createManager } from '../factories/fleet.factory.js';
 import { insertCard, insertSales, type FixtureSale } from '../factories/sales.factory.js';
+import { DataSource } from 'typeorm';
+import { GenericPlanPool } from '../../src/sales-view/scoped-sql.js';
 import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js';
 
 type Row = Record<string, any>;
@@ -199,6 +201,27 @@ describe('sales views: card and coin transaction pages', () => {
         }
       }
     }
+  });
+
+  it('plans time-sorted pages generically on sessions of their own, which keep the shared pool\'s settings', async () => {
+    const setting = "SELECT current_setting('plan_cache_mode') AS mode, current_setting('transaction_read_only') AS ro";
+    // A read pool's sessions are read-only (docs/read-replica.md): the generic sessions beside it must be too.
+    const url = (t.dataSource.options as { url: string }).url;
+    const reader = new DataSource({ type: 'postgres', url, extra: { options: '-c default_transaction_read_only=on' } });
+    await reader.initialize();
+    const generic = [new GenericPlanPool(t.dataSource), new GenericPlanPool(reader)];
+    try {
+      expect(await generic[0]!.query([setting, []])).toEqual([{ mode: 'force_generic_plan', ro: 'off' }]);
+      expect(await generic[1]!.query([setting, []])).toEqual([{ mode: 'force_generic_plan', ro: 'on' }]);
+      // The shared pools plan as before.
+      expect(await t.dataSource.query(setting)).toEqual([{ mode: 'auto', ro: 'off' }]);
+      expect(await reader.query(setting)).toEqual([{ mode: 'auto', ro: 'on' }]);
+    } finally {
+      await Promise.all(generic.map((pool) => pool.close()));
+      await reader.destroy();
+    }
+    // The page itself answers as every other sort does (the tests above): one more call through the API.
+    expect((await get(`/machines/${machine}/coin-transactions?sort=time&order=asc`)).status).toBe(200);
   });
 
   it('answers 404 to the manager of another tenant and for unknown machines, 403 to attendants, 401 anonymous', async () => {
