@@ -203,7 +203,7 @@ describe('sales views: card and coin transaction pages', () => {
     }
   });
 
-  it('plans time-sorted pages generically on sessions of their own, which keep the shared pool\'s settings', async () => {
+  it("plans time-sorted pages generically on sessions of their own, which keep the shared pool's settings", async () => {
     const setting = "SELECT current_setting('plan_cache_mode') AS mode, current_setting('transaction_read_only') AS ro";
     // A read pool's sessions are read-only (docs/read-replica.md): the generic sessions beside it must be too.
     const url = (t.dataSource.options as { url: string }).url;
