@@ -11,6 +11,10 @@
  * unpaced; otherwise it grows by half, and past `maxBytesPerSecond` the lane is unpaced again. Without live sales
  * nothing waits, so a backlog alone goes as fast as it can. The rate never falls below `minBytesPerSecond` and a pause
  * never exceeds `maxPauseMs`, so a backlog always drains, however busy the live lane stays.
+ *
+ * A backlog that starts while live sales flow starts at `startBytesPerSecond` and grows from there, as TCP's slow
+ * start does: started unpaced, a thousand machines that came back together flushed their first arrays all at once,
+ * and the live sales of that first window paid for it before the pacer could react.
  */
 export interface BackfillPacerOptions {
   /** The live wait above which the backlog yields. */
@@ -24,6 +28,10 @@ export interface BackfillPacerOptions {
   maxBytesPerSecond: number;
   /** The longest one flush of the backlog is held. */
   maxPauseMs: number;
+  /** Where a backlog that starts beside live sales begins. */
+  startBytesPerSecond: number;
+  /** A backlog lane idle this long starts again from `startBytesPerSecond`; live sales seen this recently count. */
+  idleMs: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -36,6 +44,8 @@ export const DEFAULT_BACKFILL_PACING: BackfillPacerOptions = {
   minBytesPerSecond: 160 * 1024,
   maxBytesPerSecond: 64 * 1024 * 1024,
   maxPauseMs: 1000,
+  startBytesPerSecond: 160 * 1024,
+  idleMs: 5000,
 };
 
 export class BackfillPacer {
@@ -47,6 +57,8 @@ export class BackfillPacer {
   private windowBytes = 0;
   private nextStart = 0;
   private stopped = false;
+  private lastLiveAt = -Infinity;
+  private lastBackfillAt = -Infinity;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -65,6 +77,7 @@ export class BackfillPacer {
   /** A live flush landed; its oldest sale had waited `waitedMs` for it. */
   observeLive(waitedMs: number): void {
     this.roll();
+    this.lastLiveAt = this.now();
     this.windowFlushes++;
     if (waitedMs > this.options.targetMs) this.windowSlow++;
   }
@@ -72,9 +85,15 @@ export class BackfillPacer {
   /** Resolves when a backlog flush of `bytes` may start. */
   async admit(bytes: number): Promise<void> {
     this.roll();
+    const now = this.now();
+    const { idleMs, startBytesPerSecond } = this.options;
+    if (now - this.lastBackfillAt > idleMs && now - this.lastLiveAt < idleMs && this.rate > startBytesPerSecond) {
+      this.rate = startBytesPerSecond;
+      this.nextStart = now;
+    }
+    this.lastBackfillAt = now;
     this.windowBytes += bytes;
     if (this.stopped || this.rate === Infinity) return;
-    const now = this.now();
     const start = Math.max(now, this.nextStart);
     this.nextStart = start + (bytes / this.rate) * 1000;
     const pause = Math.min(start - now, this.options.maxPauseMs);

@@ -36,17 +36,50 @@ function slowWindows(pacer: BackfillPacer, advance: (ms: number) => void): void 
 }
 
 describe('BackfillPacer', () => {
-  it('lets a backlog go unpaced while live sales are served in time, and with no live sales at all', async () => {
+  it('lets a backlog alone go unpaced, with no live sales at all', async () => {
     const { pacer, pauses, advance } = pacerOnFakeClock();
     for (let i = 0; i < 20; i++) {
+      await pacer.admit(1_000_000);
+      advance(windowMs / 4);
+    }
+    expect(pauses).toEqual([]);
+    expect(pacer.bytesPerSecond).toBe(Infinity);
+  });
+
+  it('starts a backlog beside live sales at its start rate, and grows it to unpaced while they are served in time', async () => {
+    const { pacer, pauses, advance } = pacerOnFakeClock();
+    pacer.observeLive(targetMs / 2);
+    advance(windowMs);
+    // Two flushes of a tenth of a second at the start rate: the second waits for the first.
+    await pacer.admit(DEFAULT_BACKFILL_PACING.startBytesPerSecond / 10);
+    await pacer.admit(DEFAULT_BACKFILL_PACING.startBytesPerSecond / 10);
+    expect(pacer.bytesPerSecond).toBe(DEFAULT_BACKFILL_PACING.startBytesPerSecond);
+    expect(pauses).toHaveLength(1);
+    expect(pauses[0]).toBeCloseTo(100);
+    let windows = 0;
+    while (pacer.bytesPerSecond !== Infinity && windows < 100) {
+      pacer.observeLive(targetMs / 2);
+      await pacer.admit(1);
+      advance(windowMs);
+      windows++;
+    }
+    // Half again per window, from the start rate to past the ceiling.
+    expect(pacer.bytesPerSecond).toBe(Infinity);
+    expect(windows).toBeLessThan(20);
+    // Unpaced now, and a backlog that goes on is not started again.
+    const before = pauses.length;
+    for (let i = 0; i < 8; i++) {
       pacer.observeLive(targetMs / 2);
       await pacer.admit(1_000_000);
       advance(windowMs / 4);
     }
-    advance(windowMs * 10);
-    await pacer.admit(1_000_000);
-    expect(pauses).toEqual([]);
-    expect(pacer.bytesPerSecond).toBe(Infinity);
+    expect(pauses).toHaveLength(before);
+    // After a quiet while, the next backlog starts slow again.
+    pacer.observeLive(targetMs / 2);
+    advance(DEFAULT_BACKFILL_PACING.idleMs + 1);
+    pacer.observeLive(targetMs / 2);
+    await pacer.admit(1);
+    expect(pacer.bytesPerSecond).toBe(DEFAULT_BACKFILL_PACING.startBytesPerSecond);
   });
 
   it('halves the backlog to half of what it got once live sales wait too long, and holds its flushes to that rate', async () => {
