@@ -198,14 +198,11 @@ export class CardListRepository {
   }
 
   /**
-   * Records the version a machine says it holds. A version beyond the newest (a database restored
-   * from an older backup) lifts the newest to it, so that the next list outnumbers what the machine
-   * holds. Null when the machine has no list state.
-   */
-  /**
-   * Records what each machine said it holds (newest version each), in one statement: the rows are locked in esp_id
-   * order, as the planner locks them, so that the two never wait on each other in a circle. Returns, per machine
-   * known here, its newest version and the version it had acknowledged before.
+   * Records the version each machine says it holds (one per machine), in one statement. A version beyond the newest
+   * (a database restored from an older backup) lifts the newest to it, so that the next list outnumbers what the
+   * machine holds. Rows are locked in esp_id order, as the planner locks them, so that the two never wait on each
+   * other in a circle. Returns, per machine that has a list state, its newest version before this acknowledgement and
+   * the version it had acknowledged before; a machine without one is left out.
    */
   async acknowledgeMany(
     acks: { espId: string; version: number }[],

@@ -1,7 +1,7 @@
 /**
  * A round of work repeated `everyMs` after the previous one ends (never two at once): the loop of the outbox
- * dispatchers (docs/alarms.md, "The outbox"; docs/mobile-money.md) and of the hourly partition jobs. `stop()` waits for the round in progress, so that
- * it can still record what it did before the database connection closes.
+ * dispatchers (docs/alarms.md, "The outbox"; docs/mobile-money.md) and of the hourly partition jobs. `stop()`
+ * waits for the round in progress, so that it can still record what it did before the database connection closes.
  */
 export class RepeatingRound {
   private timer?: NodeJS.Timeout;

@@ -92,10 +92,9 @@ export class SequenceRepository {
     );
   }
 
-  /** The sales a machine says it still holds in flash (its status payload's `queued`). */
   /**
-   * The sales each machine says it still holds. Rows are written in esp_id order, as the ingest locks them
-   * (lockStates), so that the two never wait on each other in a circle.
+   * The sales each machine says it still holds in flash (its status payload's `queued`). Rows are written in esp_id
+   * order, as the ingest locks them (lockStates), so that the two never wait on each other in a circle.
    */
   async setQueued(queued: Map<string, number>): Promise<void> {
     if (queued.size === 0) return;
