@@ -31,6 +31,7 @@ export default {
         '<rootDir>/broker/{src,test}/**/*.spec.ts',
         '<rootDir>/apps/{api,simulator}/src/**/*.spec.ts',
         '<rootDir>/deploy/test/**/*.spec.ts',
+        '<rootDir>/bench/test/**/*.spec.ts',
       ],
     },
     {

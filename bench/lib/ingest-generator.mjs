@@ -1,8 +1,8 @@
 // A load generator process of the ingest benchmark (bench/ingest.bench.mjs), forked with
-// `serialization: 'advanced'`. It plays a share of the fleet's machines over plain TCP: MQTT 3.1.1
-// packets are encoded and decoded with `mqtt-packet` (the codec of mqtt.js and Aedes) without a client
-// library's stores and promises, so that the generator spends little of the CPU it shares with the
-// server, and it reports what it did spend.
+// `serialization: 'advanced'`. It plays a share of the fleet's machines over plain TCP: the CONNECT is
+// encoded with `mqtt-packet` (the codec of mqtt.js and Aedes), and the packets of the hot path (PUBLISH
+// out, PUBACK in) by bench/lib/mqtt-lean.mjs, without a client library's stores and promises, so that
+// the generator spends little of the CPU it shares with the server. It reports what it did spend.
 //
 // Messages from the parent:
 //   { cmd: 'connect', port, machines: [{ espId, deviceKey }] }  → { ev: 'connected' }
@@ -15,6 +15,7 @@
 import { connect as tcpConnect } from 'node:net';
 import mqttPacket from 'mqtt-packet';
 import { now, sale as saleOf } from './backfill-fleet.mjs';
+import { DISCONNECT, PINGREQ, packetReader, publishEncoder } from './mqtt-lean.mjs';
 
 const MQTT = { protocolVersion: 4 };
 /** PUBLISH packets a connection may have unacknowledged: MQTT packet ids are 16 bits. */
@@ -24,7 +25,7 @@ class Machine {
   constructor(espId, deviceKey) {
     this.espId = espId;
     this.deviceKey = deviceKey;
-    this.topic = `wv/v1/machines/${espId}/sales`;
+    this.encodePublish = publishEncoder(`wv/v1/machines/${espId}/sales`);
     this.nextId = 1;
     /** packet id → epoch ms the latency counts from */
     this.waiting = new Map();
@@ -34,21 +35,26 @@ class Machine {
   open(port, onPuback) {
     return new Promise((resolve, reject) => {
       const socket = tcpConnect({ host: '127.0.0.1', port, noDelay: true });
-      const parser = mqttPacket.parser(MQTT);
       this.socket = socket;
-      parser.on('packet', (packet) => {
-        if (packet.cmd === 'puback') {
-          const from = this.waiting.get(packet.messageId);
+      const read = packetReader((type, body) => {
+        if (type === 4) {
+          const id = body.readUInt16BE(0);
+          const from = this.waiting.get(id);
           if (from === undefined) return;
-          this.waiting.delete(packet.messageId);
+          this.waiting.delete(id);
           onPuback(this, from);
-        } else if (packet.cmd === 'connack') {
-          if (packet.returnCode === 0) resolve();
-          else reject(new Error(`${this.espId}: CONNACK ${packet.returnCode}`));
+        } else if (type === 2) {
+          if (body[1] === 0) resolve();
+          else reject(new Error(`${this.espId}: CONNACK ${body[1]}`));
         }
       });
-      parser.on('error', (error) => socket.destroy(error));
-      socket.on('data', (chunk) => parser.parse(chunk));
+      socket.on('data', (chunk) => {
+        try {
+          read(chunk);
+        } catch (error) {
+          socket.destroy(error);
+        }
+      });
       socket.once('error', reject);
       socket.on('close', () => {
         if (!this.ending) process.send?.({ ev: 'error', message: `${this.espId}: the broker closed the connection` });
@@ -90,22 +96,17 @@ class Machine {
         this.socket.uncork();
       });
     }
-    this.socket.write(
-      mqttPacket.generate(
-        { cmd: 'publish', topic: this.topic, payload, qos: 1, messageId: id, retain: false, dup: false },
-        MQTT,
-      ),
-    );
+    this.socket.write(this.encodePublish(payload, id));
     return true;
   }
 
   ping() {
-    this.socket.write(mqttPacket.generate({ cmd: 'pingreq' }, MQTT));
+    this.socket.write(PINGREQ);
   }
 
   close() {
     this.ending = true;
-    this.socket.end(mqttPacket.generate({ cmd: 'disconnect' }, MQTT));
+    this.socket.end(DISCONNECT);
   }
 }
 

@@ -48,7 +48,7 @@ export function resolveBrokerOptions(options: BrokerOptions = {}): ResolvedBroke
     concurrency: positive('concurrency', options.concurrency, 100, 1),
     saleBatchSize: positive('saleBatchSize', options.saleBatchSize, 500, 1),
     saleBatchLingerMs: positive('saleBatchLingerMs', options.saleBatchLingerMs, 2),
-    saleFlushConcurrency: positive('saleFlushConcurrency', options.saleFlushConcurrency, 1, 1),
+    saleFlushConcurrency: positive('saleFlushConcurrency', options.saleFlushConcurrency, 4, 1),
     persistTimeout: positive('persistTimeout', options.persistTimeout, 30_000),
     listenBacklog: positive('listenBacklog', options.listenBacklog, 8192, 1),
     backfillPaceMs: positive('backfillPaceMs', options.backfillPaceMs, DEFAULT_BACKFILL_PACING.targetMs),

@@ -86,8 +86,10 @@ export interface BrokerOptions {
   /** Milliseconds the first sale of a batch waits for company. Default 2. */
   saleBatchLingerMs?: number;
   /**
-   * Full batches that may be persisted at the same time. Default 1: what arrives during a flush goes out
-   * in the next one, so batches grow with the load and the workers get fewer, larger jobs
+   * Full batches (`saleBatchSize` sales) that may be persisted at the same time. Default 4. A partial batch
+   * waits until no flush is in flight: what arrives during a flush goes out in the next one, so batches grow
+   * with the load and the workers get fewer, larger jobs; only when more than a full batch arrives during
+   * one flush do several go out at once, so that the rate is not capped at one batch per round trip
    * (docs/performance.md).
    */
   saleFlushConcurrency?: number;

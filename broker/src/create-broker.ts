@@ -43,6 +43,8 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
       maxBatch: opts.saleBatchSize,
       lingerMs: opts.saleBatchLingerMs,
       maxInFlight: opts.saleFlushConcurrency,
+      // A partial batch waits for the flight: batches grow with the load (broker.types.ts).
+      maxPartialInFlight: 1,
       timeoutMs: opts.persistTimeout,
       onFlushed: ({ size, durationMs, error }) => {
         stats.batchFlushed(size, error !== undefined);

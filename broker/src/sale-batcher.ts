@@ -10,8 +10,15 @@ export interface SaleBatcherOptions<T> {
   persist: (batch: T[]) => Promise<void>;
   maxBatch: number;
   lingerMs: number;
-  /** Full batches that may be persisted at once; partial batches wait for the flight to land. */
+  /** Batches that may be persisted at once. */
   maxInFlight: number;
+  /**
+   * Of those, how many may be partial (fewer than `maxBatch` items); default `maxInFlight`. With 1, a partial
+   * batch waits for every flight to land, so batches grow with the load, while full batches still go out beside
+   * the flights: when more than a batch arrives per flight, the backlog leaves in parallel instead of one
+   * batch per round trip.
+   */
+  maxPartialInFlight?: number;
   /** A flush not settled by then fails; 0 waits forever. */
   timeoutMs: number;
   /** `waitedMs`: how long the batch's oldest item waited from `add` until its flush landed. */
@@ -32,13 +39,16 @@ export class SaleBatcher<T> {
   private idleWaiters: Array<() => void> = [];
   private closed = false;
 
-  private readonly options: SaleBatcherOptions<T>;
+  private readonly options: Required<Omit<SaleBatcherOptions<T>, 'onFlushed'>> &
+    Pick<SaleBatcherOptions<T>, 'onFlushed'>;
 
   constructor(options: SaleBatcherOptions<T>) {
+    const maxInFlight = Math.max(1, options.maxInFlight);
     this.options = {
       ...options,
       maxBatch: Math.max(1, options.maxBatch),
-      maxInFlight: Math.max(1, options.maxInFlight),
+      maxInFlight,
+      maxPartialInFlight: Math.min(maxInFlight, Math.max(1, options.maxPartialInFlight ?? maxInFlight)),
     };
   }
 
@@ -65,7 +75,7 @@ export class SaleBatcher<T> {
   drain(): Promise<void> {
     this.closed = true;
     this.clearLinger();
-    while (this.pending.length > 0 && this.flights.size < this.options.maxInFlight) this.flush();
+    this.flushWhileRoom();
     return this.idle();
   }
 
@@ -120,8 +130,18 @@ export class SaleBatcher<T> {
       else waiter.reject(failure);
     }
     // What arrived during the flight has already waited long enough: send it now, unlingered.
-    while (this.pending.length > 0 && this.flights.size < this.options.maxInFlight) this.flush();
+    this.flushWhileRoom();
     this.notifyIdle();
+  }
+
+  /** Flushes full batches while a flight is free, and then a partial one if a partial flight is free. */
+  private flushWhileRoom(): void {
+    const { maxBatch, maxInFlight, maxPartialInFlight } = this.options;
+    while (this.pending.length > 0) {
+      const limit = this.pending.length >= maxBatch ? maxInFlight : maxPartialInFlight;
+      if (this.flights.size >= limit) return;
+      this.flush();
+    }
   }
 
   private notifyIdle(): void {

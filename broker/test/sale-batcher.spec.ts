@@ -51,6 +51,32 @@ describe('SaleBatcher', () => {
     await Promise.all(rest);
   });
 
+  it('sends full batches beside a flight, and a partial one only when every flight has landed', async () => {
+    const { calls, persist } = heldPersist();
+    const b = batcher(persist, { maxBatch: 3, lingerMs: 0, maxInFlight: 3, maxPartialInFlight: 1 });
+    const added = [b.add(0)];
+    await waitFor(() => calls.length === 1);
+    added.push(...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => b.add(n)));
+    // Two full batches join the flight at once; the third full one and the partial rest wait for room.
+    expect(calls.map((c) => c.items)).toEqual([[0], [1, 2, 3], [4, 5, 6]]);
+    expect(b.pendingCount).toBe(4);
+    calls[1]!.done.resolve();
+    await waitFor(() => calls.length === 4);
+    expect(calls[3]!.items).toEqual([7, 8, 9]);
+    await sleep(20);
+    expect(calls).toHaveLength(4);
+    calls[0]!.done.resolve();
+    calls[2]!.done.resolve();
+    await sleep(20);
+    expect(calls).toHaveLength(4);
+    calls[3]!.done.resolve();
+    await waitFor(() => calls.length === 5);
+    expect(calls[4]!.items).toEqual([10]);
+    calls[4]!.done.resolve();
+    await Promise.all(added);
+    expect(b.inFlightCount + b.pendingCount).toBe(0);
+  });
+
   it('resolves an item only after the persist call holding it resolved', async () => {
     const { calls, persist } = heldPersist();
     const b = batcher(persist);

@@ -85,7 +85,9 @@ export class ExternalMqttService implements OnApplicationBootstrap, BeforeApplic
       persist: (batch) => this.router.persistSales(batch),
       maxBatch: 500,
       lingerMs: 2,
-      maxInFlight: 1,
+      // As the embedded broker's sales (saleFlushConcurrency in @wv/broker): partial batches one at a time.
+      maxInFlight: 4,
+      maxPartialInFlight: 1,
       timeoutMs: 30_000,
       onFlushed: ({ size, error }) => {
         if (error !== undefined) {

@@ -1,0 +1,76 @@
+// The few MQTT 3.1.1 packets a load generator sends and reads on its hot path, without a codec's
+// general machinery: a generator that shares the machine with the server must spend as little of it as
+// it can (docs/performance.md). `mqtt-packet` costs about ten `debug()` calls and a buffer list per
+// packet parsed; here a PUBLISH is one buffer written, and an incoming packet is read in place.
+// Packet layouts: MQTT 3.1.1, sections 2.2 (fixed header, Remaining Length), 3.3 (PUBLISH), 3.4 (PUBACK).
+
+/** The Remaining Length of section 2.2.3: 7 bits per byte, the high bit set on every byte but the last. */
+function remainingLengthBytes(length) {
+  const bytes = [];
+  do {
+    let byte = length % 128;
+    length = Math.floor(length / 128);
+    if (length > 0) byte |= 0x80;
+    bytes.push(byte);
+  } while (length > 0);
+  return bytes;
+}
+
+/** Encodes PUBLISH packets at QoS 1, not retained, not a duplicate, on one topic. */
+export function publishEncoder(topic) {
+  const topicBytes = Buffer.from(topic, 'utf8');
+  return (payload, packetId) => {
+    const payloadLength = Buffer.byteLength(payload, 'utf8');
+    const length = 2 + topicBytes.length + 2 + payloadLength;
+    const lengthBytes = remainingLengthBytes(length);
+    const packet = Buffer.allocUnsafe(1 + lengthBytes.length + length);
+    let at = 0;
+    packet[at++] = 0x32; // PUBLISH, QoS 1
+    for (const byte of lengthBytes) packet[at++] = byte;
+    packet.writeUInt16BE(topicBytes.length, at);
+    at += 2;
+    at += topicBytes.copy(packet, at);
+    packet.writeUInt16BE(packetId, at);
+    at += 2;
+    packet.write(payload, at, 'utf8');
+    return packet;
+  };
+}
+
+export const PINGREQ = Buffer.from([0xc0, 0x00]);
+export const DISCONNECT = Buffer.from([0xe0, 0x00]);
+
+/**
+ * Splits a byte stream into packets and calls `onPacket(type, body)` for each: `type` is the fixed
+ * header's high nibble (2 CONNACK, 4 PUBACK, 13 PINGRESP, …), `body` a view of the variable header and
+ * payload, valid only during the call. A packet split across reads is kept until it is whole.
+ */
+export function packetReader(onPacket) {
+  let held = null;
+  return (chunk) => {
+    let data = held ? Buffer.concat([held, chunk]) : chunk;
+    held = null;
+    let at = 0;
+    while (at < data.length) {
+      let length = 0;
+      let multiplier = 1;
+      let cursor = at + 1;
+      let complete = false;
+      let i = 0;
+      for (; i < 4 && cursor < data.length; i++) {
+        const byte = data[cursor++];
+        length += (byte & 0x7f) * multiplier;
+        multiplier *= 128;
+        if ((byte & 0x80) === 0) {
+          complete = true;
+          break;
+        }
+      }
+      if (!complete && i === 4) throw new Error('malformed Remaining Length');
+      if (!complete || cursor + length > data.length) break;
+      onPacket(data[at] >> 4, data.subarray(cursor, cursor + length));
+      at = cursor + length;
+    }
+    if (at < data.length) held = Buffer.from(data.subarray(at));
+  };
+}
