@@ -4,7 +4,8 @@
 // two processes:
 //  1. BENCH_LIVE_MACHINES (200) machines sell live at BENCH_LIVE_RATE (2,000) sales/s in total, open
 //     loop (latency from the scheduled send time, as in bench/ingest.bench.mjs); after a warm-up of
-//     BENCH_WARMUP s, BENCH_BASELINE_SECONDS (20) of it alone give the same-run baseline;
+//     BENCH_WARMUP s, BENCH_BASELINE_SECONDS (20) of it alone give the same-run baseline. They run in a
+//     child process (bench/lib/live-machines.mjs) with a lean MQTT client (bench/lib/mqtt-lean.mjs);
 //  2. the live load goes on, and BENCH_BACKFILL_MACHINES (1,000) machines that sold offline for
 //     BENCH_OFFLINE_MINUTES (60) connect at once, each with BENCH_BACKFILL_SALES (120) queued sales
 //     (`offline: true`, seq 1…n, times spread over the outage), and behave as firmware does: publish
@@ -25,7 +26,7 @@ import { apiClient } from './lib/measure.mjs';
 import { insertLoadDevices, loadEspId, loadKey } from './lib/load-fleet.mjs';
 import { Redis } from 'ioredis';
 import { adminToken, benchDeployment, REDIS_URL, startProcess } from './lib/stack.mjs';
-import { connectMachine, liveLoad, salesAckTopic } from './lib/backfill-fleet.mjs';
+import { now } from './lib/backfill-fleet.mjs';
 import { verifyBackfill } from './lib/backfill-verify.mjs';
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
@@ -65,13 +66,27 @@ const liveIds = Array.from({ length: LIVE_MACHINES }, (_, i) => loadEspId(i));
 const backfillIds = Array.from({ length: BACKFILL_MACHINES }, (_, i) => loadEspId(LIVE_MACHINES + i));
 const keyOf = (i) => loadKey(SECRET, i);
 
-const liveClients = await Promise.all(liveIds.map((id, i) => connectMachine(front.mqttPort, id, keyOf(i))));
-await Promise.all(liveClients.map((c, i) => c.subscribeAsync(salesAckTopic(liveIds[i]), { qos: 1 })));
-let liveDrops = 0;
-liveClients.forEach((c) => c.on('close', () => liveDrops++));
+// The live machines run in a child process (bench/lib/live-machines.mjs): neither their client work nor this
+// process's polling of PostgreSQL may delay the clock that times them.
+let fleet;
+const live = fork(
+  new URL('./lib/live-machines.mjs', import.meta.url).pathname,
+  [
+    JSON.stringify({
+      port: front.mqttPort,
+      machines: liveIds.map((espId, i) => ({ espId, deviceKey: keyOf(i) })),
+      rate: LIVE_RATE,
+    }),
+  ],
+  { serialization: 'advanced' },
+);
+process.once('exit', () => live.kill('SIGKILL'));
+const liveReply = (type) => new Promise((resolve) => live.on('message', (m) => m.type === type && resolve(m)));
+live.on('message', (m) => m.type === 'failed' && abort(new Error(`live machines: ${m.error}`)));
+await liveReply('ready');
 // The machines coming back run in a child process, their backlogs written before the run: generating
 // them and their client work must not weigh on the clock of the live load.
-const fleet = fork(new URL('./lib/backfill-machines.mjs', import.meta.url).pathname, [
+fleet = fork(new URL('./lib/backfill-machines.mjs', import.meta.url).pathname, [
   JSON.stringify({
     port: front.mqttPort,
     machines: backfillIds.map((espId, i) => ({ espId, deviceKey: keyOf(LIVE_MACHINES + i) })),
@@ -91,12 +106,13 @@ const fleetReply = (type) =>
   );
 const { eventIds: backlogIds } = await fleetReply('ready');
 
-const started = performance.now();
+const startAt = now() + 100;
+live.send({ type: 'start', at: startAt });
+const started = startAt - performance.timeOrigin;
 let backfillStart = Infinity;
 let backlogStoredAt = Infinity;
 const phaseAt = (t) =>
   t < started + WARMUP * 1000 ? 'warm-up' : t < backfillStart ? 'alone' : t < backlogStoredAt ? 'backfill' : 'after';
-const live = liveLoad({ clients: liveClients, espIds: liveIds, rate: LIVE_RATE, phaseAt });
 const offlineStored = async () =>
   Number((await db.query('SELECT count(*)::int AS n FROM sales WHERE offline')).rows[0].n);
 
@@ -133,13 +149,14 @@ console.log(`\n  backlog stored after ${seconds(backlogStoredAt - backfillStart)
 const fleetResult = await fleetDone;
 // The child's clock is performance.timeOrigin + performance.now(); this process's as well.
 const fromEpoch = (t) => t - performance.timeOrigin;
-await live.stop();
+live.send({ type: 'stop' });
+const { sent: liveSent } = await liveReply('stopped');
 
 // Every live sale PUBACKed is committed before the checks.
 const expected = new Map();
-liveIds.forEach((id, i) => expected.set(id, { count: live.sent[i], eventIds: [] }));
+liveIds.forEach((id, i) => expected.set(id, { count: liveSent[i], eventIds: [] }));
 backfillIds.forEach((id, i) => expected.set(id, { count: BACKFILL_SALES, eventIds: backlogIds[i] }));
-const liveTotal = live.sent.reduce((a, b) => a + b, 0);
+const liveTotal = liveSent.reduce((a, b) => a + b, 0);
 for (;;) {
   const [{ n }] = (await db.query('SELECT count(*)::int AS n FROM sales WHERE NOT offline')).rows;
   if (n >= liveTotal) break;
@@ -156,15 +173,18 @@ const check = await verifyBackfill({
   queueCounts: async () => ({ failed: await redis.zcard(`${queueKey}:failed`) }),
 });
 await redis.quit();
-const liveDropped = liveDrops;
-await Promise.all(liveClients.map((c) => c.endAsync(true)));
+live.send({ type: 'report' });
+const liveTimes = timesByPhase(await liveReply('done'));
+live.kill();
 fleet.kill();
 await db.end();
 await deployment.teardown(procs);
 
 const p = (values, q) => (values?.length ? ms(percentile(values, q)) : NaN);
-const alone = live.puback.get('alone');
-const during = live.puback.get('backfill');
+const lateness = (values = []) =>
+  `${((100 * values.filter((v) => v > 10).length) / Math.max(1, values.length)).toFixed(2)} % / ${p(values, 99)}`;
+const alone = liveTimes.puback.get('alone');
+const during = liveTimes.puback.get('backfill');
 const arrays = fleetResult.pubackMs;
 const connects = fleetResult.connectedMs;
 printTimeline();
@@ -183,9 +203,12 @@ report({
     'live PUBACK p50 during backfill (ms)': p(during, 50),
     'live PUBACK p99 during backfill (ms, target < 100)': p(during, 99),
     'ratio live PUBACK p99 during / alone': Number((p(during, 99) / p(alone, 99)).toFixed(2)),
-    'live sales/ack p50 / p99 alone (ms)': `${p(live.ack.get('alone'), 50)} / ${p(live.ack.get('alone'), 99)}`,
-    'live sales/ack p50 / p99 during backfill (ms)': `${p(live.ack.get('backfill'), 50)} / ${p(live.ack.get('backfill'), 99)}`,
-    'connections dropped: live / backfill (sales sent again)': `${liveDropped} / ${fleetResult.drops} (${fleetResult.resent})`,
+    'live machines sent late (>10 ms) / p99 lateness (ms), alone': lateness(liveTimes.late.get('alone')),
+    'live machines sent late (>10 ms) / p99 lateness (ms), during backfill': lateness(liveTimes.late.get('backfill')),
+    'live sales/ack p50 / p99 alone (ms)': `${p(liveTimes.ack.get('alone'), 50)} / ${p(liveTimes.ack.get('alone'), 99)}`,
+    'live sales/ack p50 / p99 during backfill (ms)': `${p(liveTimes.ack.get('backfill'), 50)} / ${p(liveTimes.ack.get('backfill'), 99)}`,
+    // A live machine's dropped connection fails the run (bench/lib/live-machines.mjs).
+    'connections dropped: backfill (sales sent again)': `${fleetResult.drops} (${fleetResult.resent})`,
     'live sales timed alone / during backfill': `${alone?.length ?? 0} / ${during?.length ?? 0}`,
     ...check.figures,
   },
@@ -202,7 +225,8 @@ process.exit(check.ok ? 0 : 1);
 /** Stops everything and removes the database and the Redis keys, then fails the benchmark. */
 async function abort(error) {
   console.error(`\n${error.stack ?? error}`);
-  fleet.kill('SIGKILL');
+  live.kill('SIGKILL');
+  fleet?.kill('SIGKILL');
   await db.end().catch(() => undefined);
   await deployment.teardown(procs).catch((e) => console.error(`teardown: ${e.message}`));
   process.exit(1);
@@ -211,7 +235,7 @@ async function abort(error) {
 /** Live PUBACK p50/p99 and backlog sales stored, second by second from the backfill's start. */
 function printTimeline() {
   const buckets = new Map();
-  for (const [at, latency] of live.timeline) {
+  for (const [at, latency] of liveTimes.timeline) {
     if (at < backfillStart - 3000 || at > backlogStoredAt + 2000) continue;
     const s = Math.floor((at - backfillStart) / 1000);
     (buckets.get(s) ?? buckets.set(s, []).get(s)).push(latency);
@@ -221,4 +245,26 @@ function printTimeline() {
     const storedBy = storedAt.filter(([t]) => t <= backfillStart + (s + 1) * 1000).at(-1)?.[1] ?? 0;
     console.log(`  ${String(s).padStart(4)}: ${p(values, 50)} / ${p(values, 99)}, ${storedBy}`);
   }
+}
+
+/**
+ * The live machines' PUBACK and `sales/ack` latencies and their own lateness in sending by the phase their due
+ * time falls in, and [due time
+ * (performance.now() of this process), PUBACK latency] of every sale for the timeline.
+ */
+function timesByPhase({ dueAt, lateMs, pubackMs, ackMs }) {
+  const puback = new Map();
+  const ack = new Map();
+  const late = new Map();
+  const timeline = [];
+  const record = (map, phase, ms) => (map.get(phase) ?? map.set(phase, []).get(phase)).push(ms);
+  for (let i = 0; i < dueAt.length; i++) {
+    const due = dueAt[i] - performance.timeOrigin;
+    const phase = phaseAt(due);
+    record(puback, phase, pubackMs[i]);
+    record(late, phase, lateMs[i]);
+    timeline.push([due, pubackMs[i]]);
+    if (!Number.isNaN(ackMs[i])) record(ack, phase, ackMs[i]);
+  }
+  return { puback, ack, late, timeline };
 }

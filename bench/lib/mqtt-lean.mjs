@@ -37,13 +37,33 @@ export function publishEncoder(topic) {
   };
 }
 
+/** PUBACK of a QoS 1 PUBLISH the client received (section 3.4). */
+export function pubackPacket(packetId) {
+  const packet = Buffer.from([0x40, 0x02, 0, 0]);
+  packet.writeUInt16BE(packetId, 2);
+  return packet;
+}
+
+/**
+ * The topic, packet id (QoS > 0) and payload of a PUBLISH the client received, from its fixed header's
+ * flags and its body (section 3.3).
+ */
+export function readPublish(flags, body) {
+  const topicLength = body.readUInt16BE(0);
+  const topic = body.toString('utf8', 2, 2 + topicLength);
+  const qos = (flags >> 1) & 0x03;
+  const packetId = qos > 0 ? body.readUInt16BE(2 + topicLength) : undefined;
+  return { topic, qos, packetId, payload: body.subarray(2 + topicLength + (qos > 0 ? 2 : 0)) };
+}
+
 export const PINGREQ = Buffer.from([0xc0, 0x00]);
 export const DISCONNECT = Buffer.from([0xe0, 0x00]);
 
 /**
- * Splits a byte stream into packets and calls `onPacket(type, body)` for each: `type` is the fixed
- * header's high nibble (2 CONNACK, 4 PUBACK, 13 PINGRESP, …), `body` a view of the variable header and
- * payload, valid only during the call. A packet split across reads is kept until it is whole.
+ * Splits a byte stream into packets and calls `onPacket(type, body, flags)` for each: `type` is the fixed
+ * header's high nibble (2 CONNACK, 3 PUBLISH, 4 PUBACK, 9 SUBACK, 13 PINGRESP, …), `flags` its low nibble,
+ * `body` a view of the variable header and payload, valid only during the call. A packet split across
+ * reads is kept until it is whole.
  */
 export function packetReader(onPacket) {
   let held = null;
@@ -68,7 +88,7 @@ export function packetReader(onPacket) {
       }
       if (!complete && i === 4) throw new Error('malformed Remaining Length');
       if (!complete || cursor + length > data.length) break;
-      onPacket(data[at] >> 4, data.subarray(cursor, cursor + length));
+      onPacket(data[at] >> 4, data.subarray(cursor, cursor + length), data[at] & 0x0f);
       at = cursor + length;
     }
     if (at < data.length) held = Buffer.from(data.subarray(at));

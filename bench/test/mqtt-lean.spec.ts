@@ -2,7 +2,7 @@
 // mqtt.js and Aedes: what it writes parses there, and what it reads is what mqtt-packet wrote.
 import mqttPacket from 'mqtt-packet';
 // @ts-expect-error a plain ES module of the benchmark, without types
-import { packetReader, publishEncoder, PINGREQ, DISCONNECT } from '../lib/mqtt-lean.mjs';
+import { packetReader, publishEncoder, pubackPacket, readPublish, PINGREQ, DISCONNECT } from '../lib/mqtt-lean.mjs';
 
 const OPTS = { protocolVersion: 4 as const };
 
@@ -67,6 +67,37 @@ describe('the benchmark generators’ MQTT codec', () => {
         'type 13 0',
       ]);
     }
+  });
+
+  it('reads a received PUBLISH and answers its QoS 1 with the PUBACK mqtt-packet expects', () => {
+    const payload = JSON.stringify({ eventIds: ['a', 'b'] });
+    const seen: unknown[] = [];
+    const read = packetReader((type: number, body: Buffer, flags: number) => {
+      const { topic, qos, packetId, payload: bytes } = readPublish(flags, body);
+      seen.push([type, topic, qos, packetId, bytes.toString()]);
+    });
+    read(
+      Buffer.concat([
+        mqttPacket.generate(
+          {
+            cmd: 'publish',
+            topic: 'wv/v1/machines/M/sales/ack',
+            payload,
+            qos: 1,
+            messageId: 513,
+            retain: false,
+            dup: false,
+          },
+          OPTS,
+        ),
+        mqttPacket.generate({ cmd: 'publish', topic: 't', payload: 'q0', qos: 0, retain: false, dup: false }, OPTS),
+      ]),
+    );
+    expect(seen).toEqual([
+      [3, 'wv/v1/machines/M/sales/ack', 1, 513, payload],
+      [3, 't', 0, undefined, 'q0'],
+    ]);
+    expect(parseAll(pubackPacket(513))).toMatchObject([{ cmd: 'puback', messageId: 513 }]);
   });
 
   it('refuses a Remaining Length longer than four bytes', () => {

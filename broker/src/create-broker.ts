@@ -30,7 +30,14 @@ import { indexedMemoryPersistence } from './retained-index.js';
 import { SaleLanes } from './sale-lanes.js';
 import { DEFAULT_BACKFILL_PACING } from './backfill-pacer.js';
 import { ConnectionRateGuard } from './connection-rate.guard.js';
+import { TurnSlicer } from './turn-slicer.js';
 import { attachWebSocketTransport, type WebSocketTransport } from './websocket.transport.js';
+
+/**
+ * Connects released to Aedes per turn of the event loop once their keys are read: at about 0.2 ms each, a slice
+ * holds the loop for a few milliseconds (turn-slicer.ts).
+ */
+const CONNECTS_PER_TURN = 25;
 
 export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): Promise<WvBroker> {
   const opts = resolveBrokerOptions(options);
@@ -77,6 +84,9 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
     wills: new WeakMap(),
     durableSales: new WeakSet(),
     isClosing: () => closing,
+    connects: new TurnSlicer(CONNECTS_PER_TURN, (error) =>
+      logger.error('connect not completed', { error: errorMessage(error) }),
+    ),
   };
 
   // Revocation: a session of a revoked machine is closed, and so is one whose CONNECT began before the

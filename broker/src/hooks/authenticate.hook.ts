@@ -33,7 +33,8 @@ export function createAuthenticate(ctx: BrokerContext) {
         // nothing, but lets the stream report an end of input that already arrived ('end', on the next
         // tick), after which Aedes sees the client closed and drops it instead of registering it.
         client.conn.read?.(0);
-        setImmediate(() => done(null, true));
+        // A slice of connects per turn: a reconnecting fleet must not hold up the sales of others.
+        ctx.connects.push(() => done(null, true));
       },
       (error: RefusalError) => done(error, false),
     );

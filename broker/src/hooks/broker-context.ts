@@ -5,6 +5,7 @@ import type { ResolvedBrokerOptions } from '../broker-options.js';
 import type { BrokerStatsRecorder } from '../broker-stats.js';
 import { ConnackCode, RefusalError } from '../refusal.js';
 import type { SaleLanes } from '../sale-lanes.js';
+import type { TurnSlicer } from '../turn-slicer.js';
 
 export interface WillMessage {
   topic: string;
@@ -31,6 +32,8 @@ export interface BrokerContext {
    */
   durableSales: WeakSet<object>;
   isClosing(): boolean;
+  /** Connects whose identity is settled, released to Aedes a slice per turn (turn-slicer.ts). */
+  connects: TurnSlicer;
 }
 
 /** Counts and logs one refusal, and returns the error to hand back to Aedes. */
