@@ -15,7 +15,7 @@
 import { connect as tcpConnect } from 'node:net';
 import mqttPacket from 'mqtt-packet';
 import { now, sale as saleOf } from './backfill-fleet.mjs';
-import { DISCONNECT, PINGREQ, packetReader, publishEncoder } from './mqtt-lean.mjs';
+import { DISCONNECT, PINGREQ, packetReader, Qos1Sender } from './mqtt-lean.mjs';
 
 const MQTT = { protocolVersion: 4 };
 /** PUBLISH packets a connection may have unacknowledged: MQTT packet ids are 16 bits. */
@@ -25,24 +25,18 @@ class Machine {
   constructor(espId, deviceKey) {
     this.espId = espId;
     this.deviceKey = deviceKey;
-    this.encodePublish = publishEncoder(`wv/v1/machines/${espId}/sales`);
-    this.nextId = 1;
-    /** packet id → epoch ms the latency counts from */
-    this.waiting = new Map();
-    this.corked = false;
   }
 
   open(port, onPuback) {
     return new Promise((resolve, reject) => {
       const socket = tcpConnect({ host: '127.0.0.1', port, noDelay: true });
       this.socket = socket;
+      /** Its sales in flight, each with the epoch ms its latency counts from. */
+      this.sales = new Qos1Sender(socket, `wv/v1/machines/${this.espId}/sales`);
       const read = packetReader((type, body) => {
         if (type === 4) {
-          const id = body.readUInt16BE(0);
-          const from = this.waiting.get(id);
-          if (from === undefined) return;
-          this.waiting.delete(id);
-          onPuback(this, from);
+          const from = this.sales.acknowledged(body.readUInt16BE(0));
+          if (from !== undefined) onPuback(this, from);
         } else if (type === 2) {
           if (body[1] === 0) resolve();
           else reject(new Error(`${this.espId}: CONNACK ${body[1]}`));
@@ -77,26 +71,10 @@ class Machine {
     });
   }
 
-  get inFlight() {
-    return this.waiting.size;
-  }
-
-  /** Writes one sale; several writes in one turn of the event loop leave in one syscall (cork). */
+  /** Writes one sale unless too many are in flight; several in one turn of the event loop leave in one write. */
   publish(payload, from) {
-    if (this.waiting.size >= MAX_IN_FLIGHT) return false;
-    let id = this.nextId;
-    while (this.waiting.has(id)) id = (id % 65535) + 1;
-    this.nextId = (id % 65535) + 1;
-    this.waiting.set(id, from);
-    if (!this.corked) {
-      this.corked = true;
-      this.socket.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        this.socket.uncork();
-      });
-    }
-    this.socket.write(this.encodePublish(payload, id));
+    if (this.sales.inFlight >= MAX_IN_FLIGHT) return false;
+    this.sales.send(payload, from);
     return true;
   }
 

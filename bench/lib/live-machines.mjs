@@ -17,7 +17,7 @@
 import { connect as tcpConnect } from 'node:net';
 import mqttPacket from 'mqtt-packet';
 import { now, sale, salesAckTopic, salesTopic } from './backfill-fleet.mjs';
-import { DISCONNECT, PINGREQ, packetReader, pubackPacket, publishEncoder, readPublish } from './mqtt-lean.mjs';
+import { DISCONNECT, PINGREQ, packetReader, pubackPacket, Qos1Sender, readPublish } from './mqtt-lean.mjs';
 
 const { port, machines: list, rate } = JSON.parse(process.argv[2]);
 
@@ -40,19 +40,16 @@ class Machine {
   constructor({ espId, deviceKey }) {
     this.espId = espId;
     this.deviceKey = deviceKey;
-    this.encodePublish = publishEncoder(salesTopic(espId));
     this.ackTopic = salesAckTopic(espId);
-    this.nextId = 1;
-    /** packet id → index of the sale it carries */
-    this.waiting = new Map();
     this.sent = 0;
-    this.corked = false;
   }
 
   open() {
     return new Promise((resolve, reject) => {
       const socket = tcpConnect({ host: '127.0.0.1', port, noDelay: true });
       this.socket = socket;
+      /** Its sales in flight, each with its index in the arrays of the run. */
+      this.sales = new Qos1Sender(socket, salesTopic(this.espId));
       const read = packetReader((type, body, flags) => {
         if (type === 4) this.pubacked(body.readUInt16BE(0));
         else if (type === 3) this.received(flags, body);
@@ -81,32 +78,14 @@ class Machine {
         keepalive: 60,
       };
       const subscribe = { cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: this.ackTopic, qos: 1 }] };
+      // Packet id 1 is free again for the sales once the SUBACK came, before the first sale.
       socket.write(Buffer.concat([mqttPacket.generate(connect), mqttPacket.generate(subscribe)]));
-      this.nextId = 2;
     });
   }
 
-  /** Sends sale `index`; several in one turn of the event loop leave in one write. */
-  publish(index, payload) {
-    let id = this.nextId;
-    while (this.waiting.has(id)) id = (id % 65535) + 1;
-    this.nextId = (id % 65535) + 1;
-    this.waiting.set(id, index);
-    if (!this.corked) {
-      this.corked = true;
-      this.socket.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        this.socket.uncork();
-      });
-    }
-    this.socket.write(this.encodePublish(payload, id));
-  }
-
   pubacked(packetId) {
-    const index = this.waiting.get(packetId);
+    const index = this.sales.acknowledged(packetId);
     if (index === undefined) return;
-    this.waiting.delete(packetId);
     pubackMs[index] = now() - dueAt[index];
     pending--;
     if (pending === 0 && stopped) stopped();
@@ -152,7 +131,7 @@ function openLoop(startAt) {
       ackMs.push(NaN);
       saleIndex.set(s.eventId, index);
       pending++;
-      machine.publish(index, JSON.stringify(s));
+      machine.sales.send(JSON.stringify(s), index);
     }
     setTimeout(tick, 1);
   };

@@ -11,19 +11,11 @@ import {
   buildStatusTopic,
   PROVISION_USERNAME,
 } from '@wv/contracts';
+import { remainingLength } from './mqtt-lean.mjs';
 
 // ---- raw encoding, for what mqtt-packet refuses to generate ----
 
-export function varint(n) {
-  const out = [];
-  do {
-    let byte = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    out.push(byte);
-  } while (n > 0);
-  return Buffer.from(out);
-}
+export const varint = remainingLength;
 
 const u16 = (n) => Buffer.from([(n >> 8) & 0xff, n & 0xff]);
 const bin = (s) => (Buffer.isBuffer(s) ? s : Buffer.from(s, 'utf8'));

@@ -5,7 +5,7 @@
 // Packet layouts: MQTT 3.1.1, sections 2.2 (fixed header, Remaining Length), 3.3 (PUBLISH), 3.4 (PUBACK).
 
 /** The Remaining Length of section 2.2.3: 7 bits per byte, the high bit set on every byte but the last. */
-function remainingLengthBytes(length) {
+export function remainingLength(length) {
   const bytes = [];
   do {
     let byte = length % 128;
@@ -13,7 +13,50 @@ function remainingLengthBytes(length) {
     if (length > 0) byte |= 0x80;
     bytes.push(byte);
   } while (length > 0);
-  return bytes;
+  return Buffer.from(bytes);
+}
+
+/**
+ * QoS 1 PUBLISHes of one connection on one topic. Each gets a free 16-bit packet id and keeps what its sender
+ * gives with it until its PUBACK; several written in one turn of the event loop leave in one write (cork).
+ */
+export class Qos1Sender {
+  constructor(socket, topic) {
+    this.socket = socket;
+    this.encode = publishEncoder(topic);
+    this.nextId = 1;
+    /** packet id → what the sender gave */
+    this.waiting = new Map();
+    this.corked = false;
+  }
+
+  get inFlight() {
+    return this.waiting.size;
+  }
+
+  /** Writes `payload`; `tag` comes back from `acknowledged` at its PUBACK. */
+  send(payload, tag) {
+    let id = this.nextId;
+    while (this.waiting.has(id)) id = (id % 65535) + 1;
+    this.nextId = (id % 65535) + 1;
+    this.waiting.set(id, tag);
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
+    this.socket.write(this.encode(payload, id));
+  }
+
+  /** The tag of the PUBLISH a PUBACK names, once; undefined for an id not in flight. */
+  acknowledged(packetId) {
+    const tag = this.waiting.get(packetId);
+    if (tag !== undefined) this.waiting.delete(packetId);
+    return tag;
+  }
 }
 
 /** Encodes PUBLISH packets at QoS 1, not retained, not a duplicate, on one topic. */
@@ -22,7 +65,7 @@ export function publishEncoder(topic) {
   return (payload, packetId) => {
     const payloadLength = Buffer.byteLength(payload, 'utf8');
     const length = 2 + topicBytes.length + 2 + payloadLength;
-    const lengthBytes = remainingLengthBytes(length);
+    const lengthBytes = remainingLength(length);
     const packet = Buffer.allocUnsafe(1 + lengthBytes.length + length);
     let at = 0;
     packet[at++] = 0x32; // PUBLISH, QoS 1

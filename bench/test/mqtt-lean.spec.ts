@@ -1,8 +1,17 @@
 // The benchmark generators' lean MQTT codec (bench/lib/mqtt-lean.mjs) against mqtt-packet, the codec of
 // mqtt.js and Aedes: what it writes parses there, and what it reads is what mqtt-packet wrote.
+import { PassThrough } from 'node:stream';
 import mqttPacket from 'mqtt-packet';
 // @ts-expect-error a plain ES module of the benchmark, without types
-import { packetReader, publishEncoder, pubackPacket, readPublish, PINGREQ, DISCONNECT } from '../lib/mqtt-lean.mjs';
+import {
+  packetReader,
+  publishEncoder,
+  pubackPacket,
+  readPublish,
+  Qos1Sender,
+  PINGREQ,
+  DISCONNECT,
+} from '../lib/mqtt-lean.mjs';
 
 const OPTS = { protocolVersion: 4 as const };
 
@@ -98,6 +107,26 @@ describe('the benchmark generators’ MQTT codec', () => {
       [3, 't', 0, undefined, 'q0'],
     ]);
     expect(parseAll(pubackPacket(513))).toMatchObject([{ cmd: 'puback', messageId: 513 }]);
+  });
+
+  it('sends QoS 1 publishes with free packet ids and gives each tag back once', async () => {
+    const socket = new PassThrough();
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const sender = new Qos1Sender(socket, 'wv/v1/machines/M/sales');
+    sender.send('{"n":1}', 'first');
+    sender.send('{"n":2}', 'second');
+    expect(sender.inFlight).toBe(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    const published = parseAll(Buffer.concat(chunks)) as mqttPacket.IPublishPacket[];
+    expect(published.map((p) => [p.messageId, p.payload.toString()])).toEqual([
+      [1, '{"n":1}'],
+      [2, '{"n":2}'],
+    ]);
+    expect(sender.acknowledged(2)).toBe('second');
+    expect(sender.acknowledged(2)).toBeUndefined();
+    expect(sender.acknowledged(7)).toBeUndefined();
+    expect(sender.inFlight).toBe(1);
   });
 
   it('refuses a Remaining Length longer than four bytes', () => {
