@@ -192,9 +192,13 @@ export async function runHttpFuzz({ baseUrl, db, world, doc, count, seed, clearL
       finding('no response', req, res);
     }
 
-    const requestText = `${decodeURIComponentSafe(req.path)} ${typeof req.body === 'string' ? req.body : (req.body?.toString('utf8') ?? '')}`;
+    const bodyText = typeof req.body === 'string' ? req.body : (req.body?.toString('utf8') ?? '');
+    const requestText = `${decodeURIComponentSafe(req.path)} ${bodyText}`;
     const hidden = hiddenMarkers(world, req.caller);
-    const named = hiddenMarkers(world, req.caller, 'outOfScope').filter(([m]) => requestText.includes(m));
+    // What the operation reads: its path, and its body only where it declares one. A body sent to an operation
+    // without one (POST /auth/refresh) is ignored, so naming another tenant's card in it asks for nothing.
+    const readText = req.op.body ? requestText : decodeURIComponentSafe(req.path);
+    const named = hiddenMarkers(world, req.caller, 'outOfScope').filter(([m]) => readText.includes(m));
     // Public routes (sign-in) answer whoever asks; every other 2xx must stay in the caller's scope.
     const scoped = req.caller.role !== 'none' && !req.op.access.includes('public');
     if (res.status >= 200 && res.status < 300 && scoped && named.length) {

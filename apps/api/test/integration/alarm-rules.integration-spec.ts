@@ -50,13 +50,16 @@ describe('alarm rules', () => {
     (await alarmsOf(espId, kind)).filter((a) => a.status !== 'cleared');
   const notices = (alarmId: string): AlarmNotice[] =>
     enqueue.mock.calls.flatMap((call) => call[1]).filter((n) => n.alarmId === alarmId);
+  // Each reading a millisecond after the one before, across calls too: a reading older than the newest one
+  // applied decides nothing (docs/alarms.md), and two calls within the same few milliseconds must not
+  // make one reading older than another.
+  let lastReadingAt = 0;
   const read = (espId: string, ...readings: object[]) =>
     telemetry.ingest(
-      readings.map((r, i) => ({
-        espId,
-        payload: JSON.stringify(r),
-        receivedAt: new Date(Date.now() + i).toISOString(),
-      })),
+      readings.map((r) => {
+        lastReadingAt = Math.max(Date.now(), lastReadingAt + 1);
+        return { espId, payload: JSON.stringify(r), receivedAt: new Date(lastReadingAt).toISOString() };
+      }),
     );
   const settings = async (espId: string, body: object) => {
     const res = await t.http.put(`/machines/${espId}/alarm-settings`, body, { token: manager.token });
