@@ -47,8 +47,9 @@ const modeAsked = process.env.SOAK_MQTT_MODE;
 if (modeAsked !== undefined && !['embedded', 'external', 'both'].includes(modeAsked)) {
   throw new Error(`SOAK_MQTT_MODE is embedded, external or both, not ${modeAsked}`);
 }
-const modes: MqttMode[] =
-  (modeAsked ?? (short ? 'both' : 'embedded')) === 'both' ? [...MQTT_MODES] : [modeAsked as MqttMode];
+// Unasked, the short run takes both modes and the long one the embedded broker.
+const modeChosen = modeAsked ?? (short ? 'both' : 'embedded');
+const modes: MqttMode[] = modeChosen === 'both' ? [...MQTT_MODES] : [modeChosen as MqttMode];
 // Debian's mosquitto package is part of this machine kind (docs/operations.md, "Toolchain notes"). Without it the
 // external mode is skipped with a warning when it was not asked for, and fails when it was.
 const withoutMosquitto = modes.includes('external') && !mosquittoAvailable() && modeAsked === undefined;
