@@ -1,8 +1,8 @@
 // The benchmark generators' lean MQTT codec (bench/lib/mqtt-lean.mjs) against mqtt-packet, the codec of
 // mqtt.js and Aedes: what it writes parses there, and what it reads is what mqtt-packet wrote.
 import { PassThrough } from 'node:stream';
+import { describe, expect, it } from '@jest/globals';
 import mqttPacket from 'mqtt-packet';
-// @ts-expect-error a plain ES module of the benchmark, without types
 import {
   packetReader,
   publishEncoder,
