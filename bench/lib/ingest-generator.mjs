@@ -1,7 +1,7 @@
 // A load generator process of the ingest benchmark (bench/ingest.bench.mjs), forked with
-// `serialization: 'advanced'`. It plays a share of the fleet's machines over plain TCP: the CONNECT is
-// encoded with `mqtt-packet` (the codec of mqtt.js and Aedes), and the packets of the hot path (PUBLISH
-// out, PUBACK in) by bench/lib/mqtt-lean.mjs, without a client library's stores and promises, so that
+// `serialization: 'advanced'`. It plays a share of the fleet's machines over plain TCP with
+// bench/lib/mqtt-lean.mjs (its CONNECT made by `mqtt-packet`, the codec of mqtt.js and Aedes; PUBLISH
+// out and PUBACK in by hand), without a client library's stores and promises, so that
 // the generator spends little of the CPU it shares with the server. It reports what it did spend.
 //
 // Messages from the parent:
@@ -13,11 +13,9 @@
 // Times are epoch milliseconds with fractions (performance.timeOrigin + performance.now()), comparable
 // between the processes of one machine.
 import { connect as tcpConnect } from 'node:net';
-import mqttPacket from 'mqtt-packet';
 import { now, sale as saleOf } from './backfill-fleet.mjs';
-import { DISCONNECT, PINGREQ, packetReader, Qos1Sender } from './mqtt-lean.mjs';
+import { DISCONNECT, machineConnect, PINGREQ, Qos1Sender, readPackets } from './mqtt-lean.mjs';
 
-const MQTT = { protocolVersion: 4 };
 /** PUBLISH packets a connection may have unacknowledged: MQTT packet ids are 16 bits. */
 const MAX_IN_FLIGHT = 60_000;
 
@@ -33,7 +31,7 @@ class Machine {
       this.socket = socket;
       /** Its sales in flight, each with the epoch ms its latency counts from. */
       this.sales = new Qos1Sender(socket, `wv/v1/machines/${this.espId}/sales`);
-      const read = packetReader((type, body) => {
+      readPackets(socket, (type, body) => {
         if (type === 4) {
           const from = this.sales.acknowledged(body.readUInt16BE(0));
           if (from !== undefined) onPuback(this, from);
@@ -42,32 +40,11 @@ class Machine {
           else reject(new Error(`${this.espId}: CONNACK ${body[1]}`));
         }
       });
-      socket.on('data', (chunk) => {
-        try {
-          read(chunk);
-        } catch (error) {
-          socket.destroy(error);
-        }
-      });
       socket.once('error', reject);
       socket.on('close', () => {
         if (!this.ending) process.send?.({ ev: 'error', message: `${this.espId}: the broker closed the connection` });
       });
-      socket.write(
-        mqttPacket.generate(
-          {
-            cmd: 'connect',
-            protocolId: 'MQTT',
-            protocolVersion: 4,
-            clean: true,
-            clientId: this.espId,
-            username: this.espId,
-            password: Buffer.from(this.deviceKey),
-            keepalive: 60,
-          },
-          MQTT,
-        ),
-      );
+      socket.write(machineConnect({ espId: this.espId, deviceKey: this.deviceKey, clean: true }));
     });
   }
 

@@ -17,7 +17,15 @@
 import { connect as tcpConnect } from 'node:net';
 import mqttPacket from 'mqtt-packet';
 import { now, sale, salesAckTopic, salesTopic } from './backfill-fleet.mjs';
-import { DISCONNECT, PINGREQ, packetReader, pubackPacket, Qos1Sender, readPublish } from './mqtt-lean.mjs';
+import {
+  DISCONNECT,
+  machineConnect,
+  PINGREQ,
+  pubackPacket,
+  Qos1Sender,
+  readPackets,
+  readPublish,
+} from './mqtt-lean.mjs';
 
 const { port, machines: list, rate } = JSON.parse(process.argv[2]);
 
@@ -50,36 +58,24 @@ class Machine {
       this.socket = socket;
       /** Its sales in flight, each with its index in the arrays of the run. */
       this.sales = new Qos1Sender(socket, salesTopic(this.espId));
-      const read = packetReader((type, body, flags) => {
+      readPackets(socket, (type, body, flags) => {
         if (type === 4) this.pubacked(body.readUInt16BE(0));
         else if (type === 3) this.received(flags, body);
         else if (type === 2 && body[1] !== 0) reject(new Error(`${this.espId}: CONNACK ${body[1]}`));
         else if (type === 9) resolve();
       });
-      socket.on('data', (chunk) => {
-        try {
-          read(chunk);
-        } catch (error) {
-          socket.destroy(error);
-        }
-      });
       socket.once('error', reject);
       socket.on('close', () => {
         if (!this.ending) fail(new Error(`${this.espId}: the broker closed the connection`));
       });
-      const connect = {
-        cmd: 'connect',
-        protocolId: 'MQTT',
-        protocolVersion: 4,
-        clean: false,
-        clientId: this.espId,
-        username: this.espId,
-        password: Buffer.from(this.deviceKey),
-        keepalive: 60,
-      };
       const subscribe = { cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: this.ackTopic, qos: 1 }] };
       // Packet id 1 is free again for the sales once the SUBACK came, before the first sale.
-      socket.write(Buffer.concat([mqttPacket.generate(connect), mqttPacket.generate(subscribe)]));
+      socket.write(
+        Buffer.concat([
+          machineConnect({ espId: this.espId, deviceKey: this.deviceKey, clean: false }),
+          mqttPacket.generate(subscribe),
+        ]),
+      );
     });
   }
 

@@ -3,6 +3,8 @@
 // it can (docs/performance.md). `mqtt-packet` costs about ten `debug()` calls and a buffer list per
 // packet parsed; here a PUBLISH is one buffer written, and an incoming packet is read in place.
 // Packet layouts: MQTT 3.1.1, sections 2.2 (fixed header, Remaining Length), 3.3 (PUBLISH), 3.4 (PUBACK).
+// CONNECT, sent once per connection, is left to mqtt-packet.
+import mqttPacket from 'mqtt-packet';
 
 /** The Remaining Length of section 2.2.3: 7 bits per byte, the high bit set on every byte but the last. */
 export function remainingLength(length) {
@@ -97,6 +99,32 @@ export function readPublish(flags, body) {
   const qos = (flags >> 1) & 0x03;
   const packetId = qos > 0 ? body.readUInt16BE(2 + topicLength) : undefined;
   return { topic, qos, packetId, payload: body.subarray(2 + topicLength + (qos > 0 ? 2 : 0)) };
+}
+
+/** A machine's CONNECT as firmware sends it (client id and username = ESP ID, password = device key). */
+export function machineConnect({ espId, deviceKey, clean }) {
+  return mqttPacket.generate({
+    cmd: 'connect',
+    protocolId: 'MQTT',
+    protocolVersion: 4,
+    clean,
+    clientId: espId,
+    username: espId,
+    password: Buffer.from(deviceKey),
+    keepalive: 60,
+  });
+}
+
+/** Feeds what `socket` reads to `packetReader(onPacket)`; a malformed stream destroys the socket. */
+export function readPackets(socket, onPacket) {
+  const read = packetReader(onPacket);
+  socket.on('data', (chunk) => {
+    try {
+      read(chunk);
+    } catch (error) {
+      socket.destroy(error);
+    }
+  });
 }
 
 export const PINGREQ = Buffer.from([0xc0, 0x00]);

@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
 import mqttPacket from 'mqtt-packet';
 import {
+  machineConnect,
   packetReader,
   publishEncoder,
   pubackPacket,
@@ -39,6 +40,21 @@ describe('the benchmark generators’ MQTT codec', () => {
       expect(mqttPacket.generate({ ...parsed, payload })).toEqual(packet);
     },
   );
+
+  it('connects as a machine: client id and username its ESP ID, password its device key', () => {
+    const [connect] = parseAll(
+      machineConnect({ espId: 'ESP-1', deviceKey: 'k3y', clean: false }),
+    ) as mqttPacket.IConnectPacket[];
+    expect(connect).toMatchObject({
+      cmd: 'connect',
+      protocolVersion: 4,
+      clean: false,
+      clientId: 'ESP-1',
+      username: 'ESP-1',
+      keepalive: 60,
+    });
+    expect(connect.password?.toString()).toBe('k3y');
+  });
 
   it('encodes PINGREQ and DISCONNECT', () => {
     expect(parseAll(Buffer.concat([PINGREQ, DISCONNECT])).map((p) => p.cmd)).toEqual(['pingreq', 'disconnect']);
