@@ -1,6 +1,7 @@
 /** Option defaults: safe for a public port facing thousands of small devices. */
 import type { BrokerLogger, BrokerOptions } from './broker.types.js';
 import { DEFAULT_BACKFILL_PACING } from './backfill-pacer.js';
+import { SALE_FLUSH } from './sale-batcher.js';
 import { silentLogger } from './logger.js';
 
 export interface ResolvedBrokerOptions {
@@ -46,9 +47,9 @@ export function resolveBrokerOptions(options: BrokerOptions = {}): ResolvedBroke
     keepaliveLimit: positive('keepaliveLimit', options.keepaliveLimit, 900),
     drainTimeout: positive('drainTimeout', options.drainTimeout, 15_000, 1),
     concurrency: positive('concurrency', options.concurrency, 100, 1),
-    saleBatchSize: positive('saleBatchSize', options.saleBatchSize, 500, 1),
-    saleBatchLingerMs: positive('saleBatchLingerMs', options.saleBatchLingerMs, 2),
-    saleFlushConcurrency: positive('saleFlushConcurrency', options.saleFlushConcurrency, 4, 1),
+    saleBatchSize: positive('saleBatchSize', options.saleBatchSize, SALE_FLUSH.maxBatch, 1),
+    saleBatchLingerMs: positive('saleBatchLingerMs', options.saleBatchLingerMs, SALE_FLUSH.lingerMs),
+    saleFlushConcurrency: positive('saleFlushConcurrency', options.saleFlushConcurrency, SALE_FLUSH.maxInFlight, 1),
     persistTimeout: positive('persistTimeout', options.persistTimeout, 30_000),
     listenBacklog: positive('listenBacklog', options.listenBacklog, 8192, 1),
     backfillPaceMs: positive('backfillPaceMs', options.backfillPaceMs, DEFAULT_BACKFILL_PACING.targetMs),

@@ -28,6 +28,7 @@ import { createPublished } from './hooks/published.hook.js';
 import { guardPacketSize } from './packet-size.guard.js';
 import { indexedMemoryPersistence } from './retained-index.js';
 import { SaleLanes } from './sale-lanes.js';
+import { SALE_FLUSH } from './sale-batcher.js';
 import { DEFAULT_BACKFILL_PACING } from './backfill-pacer.js';
 import { ConnectionRateGuard } from './connection-rate.guard.js';
 import { TurnSlicer } from './turn-slicer.js';
@@ -51,8 +52,7 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
       maxBatch: opts.saleBatchSize,
       lingerMs: opts.saleBatchLingerMs,
       maxInFlight: opts.saleFlushConcurrency,
-      // A partial batch waits for the flight: batches grow with the load (broker.types.ts).
-      maxPartialInFlight: 1,
+      maxPartialInFlight: SALE_FLUSH.maxPartialInFlight,
       timeoutMs: opts.persistTimeout,
       onFlushed: ({ size, durationMs, error }) => {
         stats.batchFlushed(size, error !== undefined);

@@ -23,4 +23,4 @@ export {
   type PublishDecision,
   type SubscribeDecision,
 } from './topic-acl.js';
-export { SaleBatcher, type SaleBatcherOptions } from './sale-batcher.js';
+export { SALE_FLUSH, SaleBatcher, type SaleBatcherOptions } from './sale-batcher.js';

@@ -32,6 +32,14 @@ interface Waiter<T> {
   reject: (error: Error) => void;
 }
 
+/**
+ * How sales are flushed to durable storage before their PUBACK, by the embedded broker and by the external-MQTT
+ * consumer alike: up to 500 sales a flush, after at most 2 ms alone; one partial batch at a time, so that batches
+ * grow with the load, and up to four full ones at once, so that the rate is not one batch per round trip
+ * (docs/architecture.md, "The path of a sale").
+ */
+export const SALE_FLUSH = { maxBatch: 500, lingerMs: 2, maxInFlight: 4, maxPartialInFlight: 1 } as const;
+
 export class SaleBatcher<T> {
   private pending: Waiter<T>[] = [];
   private flights = new Set<Waiter<T>[]>();

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { SaleBatcher, type SaleEnvelope } from '@wv/broker';
+import { SALE_FLUSH, SaleBatcher, type SaleEnvelope } from '@wv/broker';
 import { parseTopic, statusPayloadSchema, TOPIC_ROOT } from '@wv/contracts';
 import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient } from 'mqtt';
 import { DataSource } from 'typeorm';
@@ -83,11 +83,7 @@ export class ExternalMqttService implements OnApplicationBootstrap, BeforeApplic
     });
     this.sales = new SaleBatcher<SaleEnvelope>({
       persist: (batch) => this.router.persistSales(batch),
-      maxBatch: 500,
-      lingerMs: 2,
-      // As the embedded broker's sales (saleFlushConcurrency in @wv/broker): partial batches one at a time.
-      maxInFlight: 4,
-      maxPartialInFlight: 1,
+      ...SALE_FLUSH,
       timeoutMs: 30_000,
       onFlushed: ({ size, error }) => {
         if (error !== undefined) {
