@@ -12,6 +12,21 @@ export const businessDay = (instant: number = Date.now()): string =>
 export const daysBefore = (days: number, instant = Date.now()): string => businessDay(instant - days * DAY_MS);
 
 /**
+ * Runs a check that needs "today" to stay one business day (a sale made today, a page that opens on
+ * today). A run that crosses local midnight fails for the calendar, not for the code: if the check fails
+ * and the business day turned meanwhile, it runs once more, wholly on the new day.
+ */
+export async function withinOneBusinessDay<T>(check: () => Promise<T>): Promise<T> {
+  const day = businessDay();
+  try {
+    return await check();
+  } catch (error) {
+    if (businessDay() === day) throw error;
+    return check();
+  }
+}
+
+/**
  * `count` distinct times one second apart, all within today's business day and never more than a
  * few seconds ahead of now (the server refuses sales over 5 minutes in the future).
  */
