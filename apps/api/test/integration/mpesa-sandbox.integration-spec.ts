@@ -153,6 +153,23 @@ describe('the Daraja sandbox', () => {
     expect(sandbox.push(checkout)!.result!.code).toBe(1032);
   });
 
+  it('takes a paybill payment made before any URL registration: on the statement, nobody told', async () => {
+    // Its own sandbox: nothing registered there, whatever the other tests did.
+    const fresh = new DarajaSandbox(CREDENTIALS);
+    await fresh.start();
+    try {
+      const paid = await fresh.payBill({ msisdn: '254708374149', amount: 40, account: 'CARD-2' });
+      expect(paid).toMatchObject({ accepted: true, validation: undefined });
+      await fresh.idle();
+      expect(fresh.statement()).toEqual([
+        expect.objectContaining({ receipt: paid.transId, paidIn: 40, accountNumber: 'CARD-2' }),
+      ]);
+      expect(fresh.callbackAttempts()).toEqual([]);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   it('sends C2B validation and then confirmation only when validation accepts', async () => {
     const bearer = await token();
     const reg = await post('/mpesa/c2b/v1/registerurl', bearer, {

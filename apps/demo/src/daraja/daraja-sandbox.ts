@@ -280,7 +280,9 @@ export class DarajaSandbox {
   /**
    * A customer pays the paybill from their phone with `account` as account number: validation (when a
    * ValidationURL is registered) and then, unless refused, the confirmation. Answers the receipt and
-   * whether the payment went through; refused payments leave no statement line.
+   * whether the payment went through; refused payments leave no statement line. Registered URLs only
+   * decide who is told: before any registration M-Pesa still takes the payment into the paybill, and
+   * it appears on the organisation statement alone, with no validation and no confirmation.
    */
   async payBill(input: {
     msisdn: string;
@@ -289,7 +291,7 @@ export class DarajaSandbox {
     firstName?: string;
     plan?: DeliveryPlan;
   }): Promise<{ transId: string; accepted: boolean; validation: unknown }> {
-    if (!this.c2bUrls) throw new Error('No C2B URLs registered for this shortcode');
+    const urls = this.c2bUrls;
     const transId = newReceipt();
     const completedAt = new Date();
     const body = c2bBody({
@@ -302,13 +304,13 @@ export class DarajaSandbox {
       firstName: input.firstName ?? 'John',
     });
     let validation: unknown;
-    if (this.validationEnabled) {
-      const answer = await this.post(this.c2bUrls.validation, body);
+    if (urls && this.validationEnabled) {
+      const answer = await this.post(urls.validation, body);
       validation = answer.response;
       const answered = answer.status !== null && answer.status >= 200 && answer.status < 300;
       const accepted = answered
         ? String((answer.response as { ResultCode?: unknown } | undefined)?.ResultCode) === '0'
-        : this.c2bUrls.responseType === 'Completed';
+        : urls.responseType === 'Completed';
       if (!accepted) return { transId, accepted, validation };
     }
     this.lines.push({
@@ -319,7 +321,7 @@ export class DarajaSandbox {
       otherParty: `${input.msisdn} - ${body.FirstName}`,
       accountNumber: input.account,
     });
-    this.send(this.c2bUrls.confirmation, body, input.plan ?? this.delivery);
+    if (urls) this.send(urls.confirmation, body, input.plan ?? this.delivery);
     return { transId, accepted: true, validation };
   }
 
