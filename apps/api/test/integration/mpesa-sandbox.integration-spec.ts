@@ -49,9 +49,9 @@ describe('the Daraja sandbox', () => {
     hook.server.close();
   });
 
-  async function token(): Promise<string> {
+  async function token(at: DarajaSandbox = sandbox): Promise<string> {
     const basic = Buffer.from(`${CREDENTIALS.consumerKey}:${CREDENTIALS.consumerSecret}`).toString('base64');
-    const res = await fetch(`${sandbox.url}/oauth/v1/generate?grant_type=client_credentials`, {
+    const res = await fetch(`${at.url}/oauth/v1/generate?grant_type=client_credentials`, {
       headers: { authorization: `Basic ${basic}` },
     });
     expect(res.status).toBe(200);
@@ -60,8 +60,8 @@ describe('the Daraja sandbox', () => {
     return body.access_token;
   }
 
-  const post = async (path: string, bearer: string, body: unknown) => {
-    const res = await fetch(`${sandbox.url}${path}`, {
+  const post = async (path: string, bearer: string, body: unknown, at: DarajaSandbox = sandbox) => {
+    const res = await fetch(`${at.url}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -141,6 +141,38 @@ describe('the Daraja sandbox', () => {
     expect(late.status).toBe(200);
     expect(late.body).toMatchObject({ ResultCode: '0', CheckoutRequestID: checkout });
     expect(sandbox.statement().map((l) => l.receipt)).toContain(push.receipt);
+  });
+
+  it('times a push out (1037) when nobody answers the prompt in time: callback and query agree', async () => {
+    const quick = new DarajaSandbox({ ...CREDENTIALS, promptTimeoutMs: 300 });
+    await quick.start();
+    try {
+      const bearer = await token(quick);
+      const res = await post('/mpesa/stkpush/v1/processrequest', bearer, pushBody(), quick);
+      const checkout = res.body.CheckoutRequestID as string;
+      const callback = await waitFor('the timeout callback', () =>
+        hook.bodies.find((b) => b.body.Body?.stkCallback?.CheckoutRequestID === checkout),
+      );
+      expect(callback.body.Body.stkCallback.ResultCode).toBe(1037);
+      const Timestamp = darajaTimestamp();
+      const query = await post(
+        '/mpesa/stkpushquery/v1/query',
+        bearer,
+        {
+          BusinessShortCode: CREDENTIALS.shortcode,
+          Password: stkPassword(CREDENTIALS.shortcode, CREDENTIALS.passkey, Timestamp),
+          Timestamp,
+          CheckoutRequestID: checkout,
+        },
+        quick,
+      );
+      expect(query.body).toMatchObject({ ResultCode: '1037', CheckoutRequestID: checkout });
+      // Too late to pay: the prompt is gone, and nothing reached the statement.
+      expect(() => quick.respond(checkout, 'success')).toThrow(/already answered/);
+      expect(quick.statement()).toEqual([]);
+    } finally {
+      await quick.stop();
+    }
   });
 
   it('loses a callback when told to, and reports a cancellation (1032) to the query', async () => {

@@ -21,6 +21,12 @@ export interface DarajaSandboxOptions {
   host?: string;
   /** Lifetime of an access token; Daraja's is 3599 seconds. */
   tokenTtlSeconds?: number;
+  /**
+   * How long the prompt waits on the customer's phone: a push nobody answered by then ends as timed
+   * out (1037, "DS timeout user cannot be reached"), with its callback, as on M-Pesa (about a minute).
+   * Default 60,000 ms.
+   */
+  promptTimeoutMs?: number;
 }
 
 /** How one callback travels: after `delayMs`, `copies` POSTs (0: lost; 2 or more: duplicates). */
@@ -112,6 +118,7 @@ export class DarajaSandbox {
   private readonly lines: StatementLine[] = [];
   private readonly attempts: CallbackAttempt[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly prompts = new Set<NodeJS.Timeout>();
   private failures: { status: number; body: unknown }[] = [];
   private dropAnswers = 0;
   private holdAnswers = 0;
@@ -228,6 +235,8 @@ export class DarajaSandbox {
     if (!server) return;
     this.server = undefined;
     this.heldAnswers.length = 0;
+    for (const prompt of this.prompts) clearTimeout(prompt);
+    this.prompts.clear();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
@@ -445,6 +454,7 @@ export class DarajaSandbox {
       receipt: null,
     };
     this.pushesById.set(push.checkoutRequestId, push);
+    this.expireUnanswered(push);
     this.answerAutomatically(push);
     if (this.dropAnswers > 0) {
       this.dropAnswers--;
@@ -465,6 +475,16 @@ export class DarajaSandbox {
       return;
     }
     answer();
+  }
+
+  /** The prompt on the phone times out: nobody answered it in `promptTimeoutMs`. */
+  private expireUnanswered(push: SandboxPush): void {
+    const prompt = setTimeout(() => {
+      this.prompts.delete(prompt);
+      if (!push.result) this.respond(push.checkoutRequestId, 'timeout');
+    }, this.options.promptTimeoutMs ?? 60_000);
+    prompt.unref();
+    this.prompts.add(prompt);
   }
 
   private answerAutomatically(push: SandboxPush): void {
