@@ -29,6 +29,46 @@ async function cli(port: number, ...args: string[]): Promise<string> {
   return stdout;
 }
 
+/**
+ * One cluster node. Its cluster bus port is chosen too (`cluster-port`), below the ephemeral range like
+ * the client port: by default Redis takes the client port + 10,000, which lies in that range, where an
+ * outgoing connection of another test may hold it. A port taken between the check and the bind is tried
+ * again with new ports.
+ */
+async function startNode(dir: string): Promise<{ port: number; server: TrackedProcess }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    let bus = await freePort();
+    while (bus === port) bus = await freePort();
+    const args = [
+      '--port', String(port),
+      '--cluster-port', String(bus),
+      '--bind', '127.0.0.1',
+      '--dir', dir,
+      '--cluster-enabled', 'yes',
+      '--cluster-config-file', `nodes-${port}.conf`,
+      '--cluster-node-timeout', '5000',
+      '--appendonly', 'yes',
+      '--appendfilename', `appendonly-${port}.aof`,
+      '--appenddirname', `aof-${port}`,
+      '--dbfilename', `dump-${port}.rdb`,
+      '--maxmemory-policy', 'noeviction',
+      '--save', '',
+    ]; // prettier-ignore
+    try {
+      const server = await startTracked(`redis-server :${port}`, 'redis-server', args, () =>
+        cli(port, 'ping').then(
+          (out) => out.trim() === 'PONG',
+          () => false,
+        ),
+      );
+      return { port, server };
+    } catch (error) {
+      if (attempt >= 3 || !/Address already in use/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
 export async function startRedisCluster(size = 3): Promise<RedisCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'wv-redis-cluster-'));
   const forgetDir = reaper.directory(dir);
@@ -42,30 +82,9 @@ export async function startRedisCluster(size = 3): Promise<RedisCluster> {
   };
   try {
     for (let i = 0; i < size; i++) {
-      const port = await freePort();
+      const { port, server } = await startNode(dir);
       ports.push(port);
-      const args = [
-        '--port', String(port),
-        '--bind', '127.0.0.1',
-        '--dir', dir,
-        '--cluster-enabled', 'yes',
-        '--cluster-config-file', `nodes-${port}.conf`,
-        '--cluster-node-timeout', '5000',
-        '--appendonly', 'yes',
-        '--appendfilename', `appendonly-${port}.aof`,
-        '--appenddirname', `aof-${port}`,
-        '--dbfilename', `dump-${port}.rdb`,
-        '--maxmemory-policy', 'noeviction',
-        '--save', '',
-      ]; // prettier-ignore
-      servers.push(
-        await startTracked(`redis-server :${port}`, 'redis-server', args, () =>
-          cli(port, 'ping').then(
-            (out) => out.trim() === 'PONG',
-            () => false,
-          ),
-        ),
-      );
+      servers.push(server);
     }
     await cli(
       ports[0]!,
