@@ -175,6 +175,49 @@ describe('the Daraja sandbox', () => {
     }
   });
 
+  it('still times a push out when Daraja was down and up again meanwhile: the phone kept counting', async () => {
+    const quick = new DarajaSandbox({ ...CREDENTIALS, promptTimeoutMs: 1_000 });
+    await quick.start();
+    try {
+      const res = await post('/mpesa/stkpush/v1/processrequest', await token(quick), pushBody(), quick);
+      const checkout = res.body.CheckoutRequestID as string;
+      await quick.stop();
+      await quick.start();
+      const callback = await waitFor('the timeout callback', () =>
+        hook.bodies.find((b) => b.body.Body?.stkCallback?.CheckoutRequestID === checkout),
+      );
+      expect(callback.body.Body.stkCallback.ResultCode).toBe(1037);
+      expect(quick.push(checkout)!.result!.code).toBe(1037);
+    } finally {
+      await quick.stop();
+    }
+  });
+
+  it('lets autoCustomer answer a push in time (as the demo does), and times out one it answers too late', async () => {
+    const quick = new DarajaSandbox({ ...CREDENTIALS, promptTimeoutMs: 1_000 });
+    await quick.start();
+    try {
+      const bearer = await token(quick);
+      const resultOf = async () => {
+        const res = await post('/mpesa/stkpush/v1/processrequest', bearer, pushBody(), quick);
+        const checkout = res.body.CheckoutRequestID as string;
+        const callback = await waitFor('the callback', () =>
+          hook.bodies.find((b) => b.body.Body?.stkCallback?.CheckoutRequestID === checkout),
+        );
+        return { checkout, code: callback.body.Body.stkCallback.ResultCode as number };
+      };
+      quick.autoCustomer = { outcome: 'success', afterMs: 100 };
+      const paid = await resultOf();
+      expect(paid.code).toBe(0);
+      expect(quick.statement().map((l) => l.receipt)).toEqual([quick.push(paid.checkout)!.receipt]);
+      quick.autoCustomer = { outcome: 'success', afterMs: 5_000 };
+      expect((await resultOf()).code).toBe(1037);
+      expect(quick.statement()).toHaveLength(1);
+    } finally {
+      await quick.stop();
+    }
+  });
+
   it('loses a callback when told to, and reports a cancellation (1032) to the query', async () => {
     const bearer = await token();
     const res = await post('/mpesa/stkpush/v1/processrequest', bearer, pushBody());

@@ -128,7 +128,7 @@ export class PaymentWorkload {
               : 'insufficientFunds';
     const copies = rng.next() < 0.1 ? 0 : rng.next() < 0.15 ? 2 : 1;
     // The prompt may have timed out on the phone meanwhile (a push that reached Daraja late): nothing to answer.
-    if (sandbox.push(push.checkoutRequestId)?.result) return;
+    if (push.result) return;
     sandbox.respond(push.checkoutRequestId, outcome, { delayMs: rng.int(0, 2_000), copies });
   }
 

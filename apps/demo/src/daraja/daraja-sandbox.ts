@@ -118,7 +118,8 @@ export class DarajaSandbox {
   private readonly lines: StatementLine[] = [];
   private readonly attempts: CallbackAttempt[] = [];
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly prompts = new Set<NodeJS.Timeout>();
+  /** Each unanswered push's phone: the timer of its automatic answer or of its timeout. */
+  private readonly phones = new Set<NodeJS.Timeout>();
   private failures: { status: number; body: unknown }[] = [];
   private dropAnswers = 0;
   private holdAnswers = 0;
@@ -227,6 +228,8 @@ export class DarajaSandbox {
       server.listen(this.boundPort, this.options.host ?? '127.0.0.1', listening),
     );
     this.server = server;
+    // The phones kept ringing while the API was down: prompts made before a stop still end in time.
+    for (const push of this.pushesById.values()) if (!push.result) this.ring(push);
     return this.boundPort;
   }
 
@@ -235,8 +238,9 @@ export class DarajaSandbox {
     if (!server) return;
     this.server = undefined;
     this.heldAnswers.length = 0;
-    for (const prompt of this.prompts) clearTimeout(prompt);
-    this.prompts.clear();
+    // Stopped for good or for a while: no callback from here until start() rings again.
+    for (const phone of this.phones) clearTimeout(phone);
+    this.phones.clear();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
@@ -454,8 +458,7 @@ export class DarajaSandbox {
       receipt: null,
     };
     this.pushesById.set(push.checkoutRequestId, push);
-    this.expireUnanswered(push);
-    this.answerAutomatically(push);
+    this.ring(push);
     if (this.dropAnswers > 0) {
       this.dropAnswers--;
       res.socket?.destroy();
@@ -477,24 +480,29 @@ export class DarajaSandbox {
     answer();
   }
 
-  /** The prompt on the phone times out: nobody answered it in `promptTimeoutMs`. */
-  private expireUnanswered(push: SandboxPush): void {
-    const prompt = setTimeout(() => {
-      this.prompts.delete(prompt);
-      if (!push.result) this.respond(push.checkoutRequestId, 'timeout');
-    }, this.options.promptTimeoutMs ?? 60_000);
-    prompt.unref();
-    this.prompts.add(prompt);
-  }
-
-  private answerAutomatically(push: SandboxPush): void {
+  /**
+   * The prompt on the customer's phone, counted from the push: `autoCustomer` answers it after
+   * `afterMs`, and one still unanswered after `promptTimeoutMs` times out (1037). One timer a push.
+   */
+  private ring(push: SandboxPush): void {
     const auto = this.autoCustomer;
-    if (auto) {
-      const timer = setTimeout(() => {
-        if (!push.result) this.respond(push.checkoutRequestId, auto.outcome, auto.delivery ?? this.delivery);
-      }, auto.afterMs);
-      timer.unref();
-    }
+    const requested = push.requestedAt.getTime();
+    const timesOutAt = requested + (this.options.promptTimeoutMs ?? 60_000);
+    const answeredAt = auto ? requested + auto.afterMs : Infinity;
+    const phone = setTimeout(
+      () => {
+        this.phones.delete(phone);
+        if (push.result) return;
+        if (auto && answeredAt <= timesOutAt) {
+          this.respond(push.checkoutRequestId, auto.outcome, auto.delivery ?? this.delivery);
+        } else {
+          this.respond(push.checkoutRequestId, 'timeout');
+        }
+      },
+      Math.max(0, Math.min(answeredAt, timesOutAt) - Date.now()),
+    );
+    phone.unref();
+    this.phones.add(phone);
   }
 
   private stkQuery(res: ServerResponse, requestId: string, body: Record<string, unknown>): void {
