@@ -143,17 +143,32 @@ describe('the Daraja sandbox', () => {
     expect(sandbox.statement().map((l) => l.receipt)).toContain(push.receipt);
   });
 
-  it('times a push out (1037) when nobody answers the prompt in time: callback and query agree', async () => {
-    const quick = new DarajaSandbox({ ...CREDENTIALS, promptTimeoutMs: 300 });
-    await quick.start();
+  /** `work` on a sandbox of its own (its prompts time out after `promptTimeoutMs`), stopped after. */
+  async function onItsOwn(promptTimeoutMs: number, work: (at: DarajaSandbox) => Promise<void>): Promise<void> {
+    const own = new DarajaSandbox({ ...CREDENTIALS, promptTimeoutMs });
+    await own.start();
     try {
+      await work(own);
+    } finally {
+      await own.stop();
+    }
+  }
+
+  /** A push to `at`, and the first callback that comes for it. */
+  async function pushAndCallback(at: DarajaSandbox, bearer: string) {
+    const res = await post('/mpesa/stkpush/v1/processrequest', bearer, pushBody(), at);
+    const checkout = res.body.CheckoutRequestID as string;
+    const callback = await waitFor('the callback', () =>
+      hook.bodies.find((b) => b.body.Body?.stkCallback?.CheckoutRequestID === checkout),
+    );
+    return { checkout, code: callback.body.Body.stkCallback.ResultCode as number };
+  }
+
+  it('times a push out (1037) when nobody answers the prompt in time: callback and query agree', () =>
+    onItsOwn(300, async (quick) => {
       const bearer = await token(quick);
-      const res = await post('/mpesa/stkpush/v1/processrequest', bearer, pushBody(), quick);
-      const checkout = res.body.CheckoutRequestID as string;
-      const callback = await waitFor('the timeout callback', () =>
-        hook.bodies.find((b) => b.body.Body?.stkCallback?.CheckoutRequestID === checkout),
-      );
-      expect(callback.body.Body.stkCallback.ResultCode).toBe(1037);
+      const { checkout, code } = await pushAndCallback(quick, bearer);
+      expect(code).toBe(1037);
       const Timestamp = darajaTimestamp();
       const query = await post(
         '/mpesa/stkpushquery/v1/query',
@@ -170,16 +185,12 @@ describe('the Daraja sandbox', () => {
       // Too late to pay: the prompt is gone, and nothing reached the statement.
       expect(() => quick.respond(checkout, 'success')).toThrow(/already answered/);
       expect(quick.statement()).toEqual([]);
-    } finally {
-      await quick.stop();
-    }
-  });
+    }));
 
-  it('still times a push out when Daraja was down and up again meanwhile: the phone kept counting', async () => {
-    const quick = new DarajaSandbox({ ...CREDENTIALS, promptTimeoutMs: 1_000 });
-    await quick.start();
-    try {
-      const res = await post('/mpesa/stkpush/v1/processrequest', await token(quick), pushBody(), quick);
+  it('still times a push out when Daraja was down and up again meanwhile: the phone kept counting', () =>
+    onItsOwn(1_000, async (quick) => {
+      const bearer = await token(quick);
+      const res = await post('/mpesa/stkpush/v1/processrequest', bearer, pushBody(), quick);
       const checkout = res.body.CheckoutRequestID as string;
       await quick.stop();
       await quick.start();
@@ -188,35 +199,19 @@ describe('the Daraja sandbox', () => {
       );
       expect(callback.body.Body.stkCallback.ResultCode).toBe(1037);
       expect(quick.push(checkout)!.result!.code).toBe(1037);
-    } finally {
-      await quick.stop();
-    }
-  });
+    }));
 
-  it('lets autoCustomer answer a push in time (as the demo does), and times out one it answers too late', async () => {
-    const quick = new DarajaSandbox({ ...CREDENTIALS, promptTimeoutMs: 1_000 });
-    await quick.start();
-    try {
+  it('lets autoCustomer answer a push in time (as the demo does), and times out one it answers too late', () =>
+    onItsOwn(1_000, async (quick) => {
       const bearer = await token(quick);
-      const resultOf = async () => {
-        const res = await post('/mpesa/stkpush/v1/processrequest', bearer, pushBody(), quick);
-        const checkout = res.body.CheckoutRequestID as string;
-        const callback = await waitFor('the callback', () =>
-          hook.bodies.find((b) => b.body.Body?.stkCallback?.CheckoutRequestID === checkout),
-        );
-        return { checkout, code: callback.body.Body.stkCallback.ResultCode as number };
-      };
       quick.autoCustomer = { outcome: 'success', afterMs: 100 };
-      const paid = await resultOf();
+      const paid = await pushAndCallback(quick, bearer);
       expect(paid.code).toBe(0);
       expect(quick.statement().map((l) => l.receipt)).toEqual([quick.push(paid.checkout)!.receipt]);
       quick.autoCustomer = { outcome: 'success', afterMs: 5_000 };
-      expect((await resultOf()).code).toBe(1037);
+      expect((await pushAndCallback(quick, bearer)).code).toBe(1037);
       expect(quick.statement()).toHaveLength(1);
-    } finally {
-      await quick.stop();
-    }
-  });
+    }));
 
   it('loses a callback when told to, and reports a cancellation (1032) to the query', async () => {
     const bearer = await token();
@@ -228,11 +223,9 @@ describe('the Daraja sandbox', () => {
     expect(sandbox.push(checkout)!.result!.code).toBe(1032);
   });
 
-  it('takes a paybill payment made before any URL registration: on the statement, nobody told', async () => {
+  it('takes a paybill payment made before any URL registration: on the statement, nobody told', () =>
     // Its own sandbox: nothing registered there, whatever the other tests did.
-    const fresh = new DarajaSandbox(CREDENTIALS);
-    await fresh.start();
-    try {
+    onItsOwn(60_000, async (fresh) => {
       const paid = await fresh.payBill({ msisdn: '254708374149', amount: 40, account: 'CARD-2' });
       expect(paid).toMatchObject({ accepted: true, validation: undefined });
       await fresh.idle();
@@ -240,10 +233,7 @@ describe('the Daraja sandbox', () => {
         expect.objectContaining({ receipt: paid.transId, paidIn: 40, accountNumber: 'CARD-2' }),
       ]);
       expect(fresh.callbackAttempts()).toEqual([]);
-    } finally {
-      await fresh.stop();
-    }
-  });
+    }));
 
   it('sends C2B validation and then confirmation only when validation accepts', async () => {
     const bearer = await token();
