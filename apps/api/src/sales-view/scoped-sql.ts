@@ -45,10 +45,12 @@ export async function queryPrepared<T>(dataSource: DataSource, [text, values]: [
  * executor then prunes; planning a page's joins over every partition costs several times running it.
  *
  * The setting holds for every prepared statement of a session, and other statements plan better for their
- * own parameters (a price-sorted page took 25 ms generically, against 9 ms), so it is not set on the shared
- * pool. It belongs to a small pool of its own beside the DataSource's, whose sessions start with it (the
- * `options` startup parameter): one round trip per call, where setting it in a transaction of the shared
- * pool took three. Opened on first use; `close()` at shutdown.
+ * own parameters, so it is not set on the shared pool. It belongs to a small pool of its own beside the
+ * DataSource's, whose sessions start with it (the `options` startup parameter): one round trip per call, where
+ * setting it in a transaction of the shared pool took three. These sessions plan without parallel workers
+ * (`max_parallel_workers_per_gather=0`): a generic plan is made for an average machine, and for the few
+ * hundred rows of a typical machine's page, starting workers took 10 ms of a 5 ms page. Opened on first
+ * use; `close()` at shutdown.
  */
 export class GenericPlanPool {
   private pool: Pool | null = null;
@@ -71,9 +73,10 @@ export class GenericPlanPool {
 
   private open(): Pool {
     const shared = (this.dataSource.driver as unknown as { master: Pool }).master;
-    // The shared pool's own settings (a read pool's read-only sessions among them), plus the plan mode.
+    // The shared pool's own settings (a read pool's read-only sessions among them), plus the planning ones.
     const base = shared.options;
-    const options = [base.options, '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' ');
+    const planning = '-c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0';
+    const options = [base.options, planning].filter(Boolean).join(' ');
     const pool = new pg.Pool({ ...base, max: this.size, options });
     // An idle session that the server ends is replaced on the next call; without a listener it would end the process.
     pool.on('error', () => undefined);
