@@ -48,8 +48,8 @@ export async function queryPrepared<T>(dataSource: DataSource, [text, values]: [
  * own parameters, so it is not set on the shared pool. It belongs to a small pool of its own beside the
  * DataSource's, whose sessions start with it (the `options` startup parameter): one round trip per call, where
  * setting it in a transaction of the shared pool took three. These sessions plan without parallel workers
- * (`max_parallel_workers_per_gather=0`): a generic plan is made for an average machine, and for the few
- * hundred rows of a typical machine's page, starting workers took 10 ms of a 5 ms page. Opened on first
+ * (`max_parallel_workers_per_gather=0`): a generic plan is made for an average machine, and a typical
+ * machine's page by id on the partitioned table took 22 ms with two workers started, 5 ms without. Opened on first
  * use; `close()` at shutdown.
  */
 export class GenericPlanPool {

@@ -250,9 +250,21 @@ describe('sales views: card and coin transaction pages', () => {
   });
 
   it('answers 404 to the manager of another tenant and for unknown machines, 403 to attendants, 401 anonymous', async () => {
+    const repository = t.running.app.get(TransactionRepository, { strict: false });
+    const threshold = repository.genericSortRows;
     for (const kind of ['card', 'coin']) {
       const path = `/machines/${machine}/${kind}-transactions`;
       expect((await get(path, managerB.token)).status).toBe(404);
+      // Sorted by price, through the generic plan and through the plan for the call (the machine counted first).
+      for (const rows of [threshold, 0]) {
+        repository.genericSortRows = rows;
+        try {
+          const res = await get(`${path}?sort=price`, managerB.token);
+          expect({ rows, status: res.status, body: res.body.data }).toEqual({ rows, status: 404, body: undefined });
+        } finally {
+          repository.genericSortRows = threshold;
+        }
+      }
       expect((await get(`/machines/NO-SUCH-MACHINE/${kind}-transactions`, admin)).status).toBe(404);
       expect((await get(path, attendant.token)).status).toBe(403);
       expect((await t.http.get(path)).status).toBe(401);
