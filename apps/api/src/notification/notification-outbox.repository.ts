@@ -31,10 +31,14 @@ export interface ClaimedBatch {
   lines: BatchLine[];
 }
 
-/** What a claim found: a message to send, a batch given up (outcome unknown), or nothing due. */
+/**
+ * What a claim found: a message to send, a batch given up (outcome unknown), an SMS released because its sender
+ * stopped before handing it over (it is claimed again as a new message), or nothing due.
+ */
 export type ClaimResult =
   | { kind: 'batch'; batch: ClaimedBatch }
   | { kind: 'given-up'; channel: Channel; rows: number }
+  | { kind: 'released'; rows: number }
   | { kind: 'throttled' }
   | { kind: 'none' };
 
@@ -152,10 +156,11 @@ export class NotificationOutboxRepository {
   /**
    * Claims the next message in one transaction: the oldest due row decides the address, and every due
    * row of that address and channel joins it (a digest), up to `maxRows`. A row whose lease expired
-   * while it still carried a batch was being sent when its sender stopped, and the server may have
-   * taken it (docs/alarms.md, "What is guaranteed when a process dies"): email is sent again as the same
-   * message (same batch, same Message-ID); SMS, which carries no such identity, is given up. A known
-   * refusal clears the batch (markFailed), except an email's sent again, which stays that message.
+   * while it still carried a batch was claimed when its sender stopped (docs/alarms.md, "What is guaranteed
+   * when a process dies"): email is sent again as the same message (same batch, same Message-ID); an SMS,
+   * which carries no such identity, is released to be sent as a new message if it was never handed to the
+   * SMS API (`handed_at` unset), and given up if it was, since the API may have taken it. A known refusal
+   * clears the batch (markFailed), except an email's sent again, which stays that message.
    */
   claim(opts: {
     leaseSeconds: number;
@@ -193,9 +198,15 @@ export class NotificationOutboxRepository {
         } as const;
       }
       if (head.batch_id) {
+        // The rows of one batch are handed over together (markHanded), so one row answers for all.
+        const released: unknown = await m.query(
+          `UPDATE notification_outbox SET batch_id = NULL, message_id = NULL, lease_until = NULL, updated_at = now()
+           WHERE batch_id = $1 AND status IN ('pending', 'deferred') AND handed_at IS NULL RETURNING id`,
+          [head.batch_id],
+        );
         const given: unknown = await m.query(
           `UPDATE notification_outbox SET status = 'failed', lease_until = NULL, updated_at = now(),
-                  last_error = 'outcome unknown: the sender stopped while the server was answering; not sent again'
+                  last_error = 'outcome unknown: the sender stopped after handing the message to the SMS API; not sent again'
            WHERE batch_id = $1 AND status IN ('pending', 'deferred') RETURNING id`,
           [head.batch_id],
         );
@@ -203,7 +214,10 @@ export class NotificationOutboxRepository {
           head.channel,
           head.address,
         ]);
-        return { kind: 'given-up', channel: head.channel, rows: returningRows(given).length } as const;
+        const releasedRows = returningRows(released).length;
+        return releasedRows > 0
+          ? ({ kind: 'released', rows: releasedRows } as const)
+          : ({ kind: 'given-up', channel: head.channel, rows: returningRows(given).length } as const);
       }
 
       const window: unknown[] = await m.query(
@@ -232,7 +246,7 @@ export class NotificationOutboxRepository {
       const messageId = opts.messageId(opts.newBatchId);
       await m.query(
         `UPDATE notification_outbox SET lease_until = now() + $4 * interval '1 second', attempts = attempts + 1,
-                batch_id = $3, message_id = $5, updated_at = now()
+                batch_id = $3, message_id = $5, handed_at = NULL, updated_at = now()
          WHERE id IN (
            SELECT id FROM notification_outbox
            WHERE channel = $1 AND address = $2 AND status IN ('pending', 'deferred') AND next_attempt_at <= now()
@@ -276,6 +290,21 @@ export class NotificationOutboxRepository {
       [batchId],
     );
     return messageLanguage(rows[0]?.language);
+  }
+
+  /**
+   * An SMS is about to be handed to the SMS API: recorded (committed) before its request is written, so that a
+   * sender that stops before this point leaves an SMS that is sent again, and one that stops after it leaves an SMS
+   * that may have arrived (given up). Answers false if the claim was lost meanwhile (its lease expired and another
+   * sender took the rows): the SMS must not be sent.
+   */
+  async markHanded(batch: ClaimedBatch): Promise<boolean> {
+    const rows: unknown = await this.dataSource.query(
+      `UPDATE notification_outbox SET handed_at = now(), updated_at = now()
+       WHERE batch_id = $1 AND status IN ('pending', 'deferred') AND lease_until > now() RETURNING id`,
+      [batch.batchId],
+    );
+    return returningRows(rows).length > 0;
   }
 
   /** The message was accepted by the mail server or the SMS API. */
@@ -324,7 +353,7 @@ export class NotificationOutboxRepository {
            status = CASE WHEN $3 OR attempts >= $5 THEN 'failed' ELSE 'pending' END,
            next_attempt_at = ${nextAttemptAfterFailure('$4')},
            -- An email sent again after a crash keeps its batch and Message-ID: the first copy may have arrived.
-           batch_id = CASE WHEN $6 THEN batch_id END, message_id = CASE WHEN $6 THEN message_id END,
+           batch_id = CASE WHEN $6 THEN batch_id END, message_id = CASE WHEN $6 THEN message_id END, handed_at = NULL,
            lease_until = NULL, last_error = left($2, 500), updated_at = now()
          WHERE batch_id = $1 AND status IN ('pending', 'deferred')`,
         [batch.batchId, error, opts.permanent, opts.retryDelayMs, opts.maxAttempts, batch.resend],

@@ -26,7 +26,7 @@ const PURGE_BATCH = 10_000;
  * the outbox (one address and channel at a time, every due row of that address as one digest), sends
  * them, and records the outcome; it also queues and sends the daily reports. Several worker processes
  * share the work through row locks and leases; none sends a message twice (a sender that stopped between
- * sending and recording leaves its message given up, docs/alarms.md).
+ * handing an SMS over and recording the outcome leaves it given up, docs/alarms.md).
  */
 @Injectable()
 export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -83,6 +83,12 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
         );
         continue;
       }
+      if (claimed.kind === 'released') {
+        this.logger.warn(
+          `${claimed.rows} sms notification(s) claimed by a sender that stopped before handing them over: sent again`,
+        );
+        continue;
+      }
       if (claimed.kind === 'batch' && claimed.batch.lines.length > 0) await this.deliver(claimed.batch);
     }
     for (let i = 0; i < BATCHES_PER_TICK && !this.rounds.stopped; i++) {
@@ -115,7 +121,10 @@ export class NotificationDispatcher implements OnApplicationBootstrap, OnModuleD
           headers: { 'X-Alarm-Count': String(batch.lines.length) },
         });
       } else {
-        await this.sms.send(batch.address, composeSms(batch.lines, this.config.timezone, language));
+        const text = composeSms(batch.lines, this.config.timezone, language);
+        // Lease lost meanwhile: another sender has the rows (or will release them); this one sends nothing.
+        if (!(await this.outbox.markHanded(batch))) return;
+        await this.sms.send(batch.address, text);
       }
     } catch (error) {
       const permanent = error instanceof ChannelError && error.permanent;

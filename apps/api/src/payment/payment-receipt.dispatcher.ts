@@ -53,7 +53,12 @@ export class PaymentReceiptDispatcher implements OnApplicationBootstrap, OnModul
       const before = new Date(Date.now() - RETENTION_DAYS * 24 * 3600 * 1000);
       while ((await this.receipts.purge(before, PURGE_BATCH)) === PURGE_BATCH);
     }
-    const { givenUp, claimed } = await this.receipts.claim(PER_TICK, this.config.notifications.leaseSeconds);
+    const { released, givenUp, claimed } = await this.receipts.claim(PER_TICK, this.config.notifications.leaseSeconds);
+    if (released > 0) {
+      this.logger.warn(
+        `${released} payment receipt SMS claimed by a sender that stopped before handing them over: sent again`,
+      );
+    }
     if (givenUp > 0) {
       this.logger.warn(
         `${givenUp} payment receipt SMS of unknown outcome (the sender stopped) marked failed, not sent again`,
@@ -66,6 +71,8 @@ export class PaymentReceiptDispatcher implements OnApplicationBootstrap, OnModul
     const leaseEnds = Date.now() + this.config.notifications.leaseSeconds * 1000;
     try {
       const text = composeReceiptSms(receipt, this.config.currency, messageLanguage(receipt.language));
+      // Lease lost meanwhile: the next claim releases the receipt; this sender sends nothing.
+      if (!(await this.receipts.markHanded(receipt.paymentId))) return;
       await this.sms.send(receipt.address, text);
     } catch (error) {
       this.logError(error as Error);

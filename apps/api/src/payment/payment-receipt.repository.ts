@@ -53,22 +53,30 @@ export class PaymentReceiptRepository {
   }
 
   /**
-   * Claims due receipts for `leaseSeconds`. A receipt still `sending` after its lease was being sent when
-   * its sender stopped, and the SMS API may have taken it: it is given up (failed), never sent again, so
-   * that nobody gets a receipt twice. Answers how many were given up and the claimed ones.
+   * Claims due receipts for `leaseSeconds`. A receipt still `sending` after its lease was claimed when its
+   * sender stopped: if it was never handed to the SMS API (`handed_at` unset) it is due again (released);
+   * if it was, the API may have taken it, and it is given up (failed), never sent again, so that nobody gets
+   * a receipt twice. Answers how many were released and given up, and the claimed ones.
    */
-  claim(limit: number, leaseSeconds: number): Promise<{ givenUp: number; claimed: ClaimedReceipt[] }> {
+  claim(
+    limit: number,
+    leaseSeconds: number,
+  ): Promise<{ released: number; givenUp: number; claimed: ClaimedReceipt[] }> {
     return this.dataSource.transaction(async (m) => {
+      const released: unknown = await m.query(
+        `UPDATE payment_receipts SET status = 'pending', lease_until = NULL, next_attempt_at = now(), updated_at = now()
+         WHERE status = 'sending' AND lease_until < now() AND handed_at IS NULL RETURNING payment_id`,
+      );
       const givenUp: unknown = await m.query(
         `UPDATE payment_receipts SET status = 'failed', lease_until = NULL, updated_at = now(),
-                last_error = 'outcome unknown: the sender stopped while the SMS API was answering; not sent again'
+                last_error = 'outcome unknown: the sender stopped after handing the receipt to the SMS API; not sent again'
          WHERE status = 'sending' AND lease_until < now() RETURNING payment_id`,
       );
       const rows: (Omit<ClaimedReceipt, 'amountCents' | 'balanceAfterCents'> & { amount: string; balance: string })[] =
         await m.query(
           `WITH c AS (
              UPDATE payment_receipts SET status = 'sending', attempts = attempts + 1, updated_at = now(),
-                    lease_until = now() + $2 * interval '1 second'
+                    lease_until = now() + $2 * interval '1 second', handed_at = NULL
              WHERE payment_id IN (SELECT payment_id FROM payment_receipts
                                   WHERE status = 'pending' AND next_attempt_at <= now()
                                   ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
@@ -83,6 +91,7 @@ export class PaymentReceiptRepository {
           [limit, leaseSeconds],
         );
       return {
+        released: returningRows(released).length,
         givenUp: returningRows(givenUp).length,
         claimed: rows.map(({ amount, balance, ...r }) => ({
           ...r,
@@ -91,6 +100,19 @@ export class PaymentReceiptRepository {
         })),
       };
     });
+  }
+
+  /**
+   * The receipt is about to be handed to the SMS API, recorded before its request is written (as the alarm
+   * messages' markHanded). Answers false if its lease ended meanwhile: it must not be sent.
+   */
+  async markHanded(paymentId: string): Promise<boolean> {
+    const result: unknown = await this.dataSource.query(
+      `UPDATE payment_receipts SET handed_at = now(), updated_at = now()
+       WHERE payment_id = $1 AND status = 'sending' AND lease_until > now() RETURNING payment_id`,
+      [paymentId],
+    );
+    return returningRows(result).length > 0;
   }
 
   /** The SMS API took the receipt. */
@@ -115,7 +137,7 @@ export class PaymentReceiptRepository {
       `UPDATE payment_receipts SET
          status = CASE WHEN $3 OR attempts >= $5 THEN 'failed' ELSE 'pending' END,
          next_attempt_at = ${nextAttemptAfterFailure('$4')},
-         lease_until = NULL, last_error = left($2, 500), updated_at = now()
+         lease_until = NULL, handed_at = NULL, last_error = left($2, 500), updated_at = now()
        WHERE payment_id = $1 AND status = 'sending'`,
       [paymentId, error, opts.permanent, opts.retryDelayMs, opts.maxAttempts],
     );

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { statementCsv } from '../../../demo/src/daraja/index.js';
+import { returningRows } from '../../src/common/returning-rows.js';
 import { registerCard } from '../factories/money.factory.js';
 import { SmsSink } from '../../../demo/src/outside/sms-sink.js';
 import {
@@ -221,6 +222,35 @@ describe('the payer’s M-Pesa receipt by SMS (against the Daraja sandbox and th
       await sink.start();
     }
     await waitFor('the receipt SMS', () => smsTo(phone).length > 0);
+    await settle();
+    expect(smsTo(phone)).toHaveLength(1);
+  });
+
+  it('sends a receipt whose sender stopped after claiming it and before handing it to the SMS API, once', async () => {
+    const phone = newPhone();
+    const card = await newCard(w);
+    let paymentId = '';
+    await sink.stop();
+    try {
+      const paid = await topUp(w, card.card_id, 90, { phoneNumber: phone });
+      paymentId = paid.paymentId;
+      w.sandbox.respond(paid.push.checkoutRequestId, 'success');
+      await settled(w, paymentId);
+      // As a worker that claimed it and died before handing it over leaves the row: claimed, its lease run out,
+      // never handed over. Set between two attempts (while it waits, pending), so that no sender holds it.
+      await waitFor('the receipt left as a dead sender leaves it', async () => {
+        const result: unknown = await w.t.dataSource.query(
+          `UPDATE payment_receipts SET status = 'sending', lease_until = now() - interval '1 second', handed_at = NULL
+           WHERE payment_id = $1 AND status = 'pending' AND attempts >= 1 RETURNING payment_id`,
+          [paymentId],
+        );
+        return returningRows(result).length > 0;
+      });
+    } finally {
+      await sink.start();
+    }
+    await waitFor('the receipt SMS', () => smsTo(phone).length > 0);
+    await waitFor('the receipt recorded', async () => (await receiptRows(paymentId))[0]?.status === 'sent');
     await settle();
     expect(smsTo(phone)).toHaveLength(1);
   });

@@ -422,6 +422,69 @@ describe('notifications of alarms', () => {
     }
   });
 
+  describe('an SMS whose sender died after claiming it (docs/alarms.md, "What is guaranteed when a process dies")', () => {
+    /** Queues an opening whose SMS is left as a sender that died leaves it: claimed, its lease run out. */
+    const claimedByDeadSender = async (handed: boolean) => {
+      const manager = await createManager(t.http, admin);
+      const n = notice({ espId: manager.devices[0]!.espId, ownerId: manager.userId, kind: 'offline' });
+      await t.dataSource.transaction(async (m) => {
+        await notifier.enqueue(m, [n]);
+        await m.query(`DELETE FROM notification_outbox WHERE alarm_id = $1 AND channel = 'email'`, [n.alarmId]);
+        await m.query(
+          `UPDATE notification_outbox SET batch_id = gen_random_uuid(), message_id = '<alarm-dead@wv.test>', attempts = 1,
+                  lease_until = now() - interval '1 second', handed_at = CASE WHEN $2 THEN now() - interval '2 seconds' END
+           WHERE alarm_id = $1`,
+          [n.alarmId, handed],
+        );
+      });
+      return { manager, n };
+    };
+
+    it('sends it as a new message when it was never handed to the SMS API', async () => {
+      const { manager, n } = await claimedByDeadSender(false);
+      await waitFor('the SMS sent', async () => (await rowsOf(t.dataSource, n.alarmId))[0]?.status === 'sent');
+      expect(await rowsOf(t.dataSource, n.alarmId)).toMatchObject([{ channel: 'sms', status: 'sent', attempts: 2 }]);
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(smsTo(manager.phoneNumber)).toHaveLength(1);
+      expect(smsTo(manager.phoneNumber)[0]!.message).toContain(n.espId);
+    });
+
+    it('gives it up, never sending it, when it was handed over (the API may have taken it)', async () => {
+      const { manager, n } = await claimedByDeadSender(true);
+      await waitFor('the SMS given up', async () => (await rowsOf(t.dataSource, n.alarmId))[0]?.status === 'failed');
+      const [row] = await rowsOf(t.dataSource, n.alarmId);
+      expect(row).toMatchObject({ channel: 'sms', status: 'failed', attempts: 1 });
+      expect(row!.last_error).toMatch(/^outcome unknown: the sender stopped after handing the message to the SMS API/);
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(smsTo(manager.phoneNumber)).toEqual([]);
+    });
+
+    it('records the hand-over of an SMS before its request reaches the API', async () => {
+      const manager = await createManager(t.http, admin);
+      const n = notice({ espId: manager.devices[0]!.espId, ownerId: manager.userId, kind: 'device_error' });
+      let handedWhenTaken: (Date | null)[] | undefined;
+      // What the row said at the moment the API took the SMS.
+      sink.onMessage = async (taken) => {
+        if (!taken.some((m) => m.to === manager.phoneNumber)) return;
+        const rows: { handed_at: Date | null }[] = await t.dataSource.query(
+          `SELECT handed_at FROM notification_outbox WHERE alarm_id = $1 AND channel = 'sms'`,
+          [n.alarmId],
+        );
+        handedWhenTaken = rows.map((r) => r.handed_at);
+      };
+      try {
+        await enqueue(t.dataSource, notifier, [n]);
+        await waitFor('the SMS taken', () => handedWhenTaken);
+        expect(handedWhenTaken).toEqual([expect.any(Date)]);
+      } finally {
+        sink.onMessage = undefined;
+      }
+      await waitFor('the SMS recorded', async () =>
+        (await rowsOf(t.dataSource, n.alarmId)).every((r) => r.status === 'sent'),
+      );
+    });
+  });
+
   it('gives up an SMS whose answer never came (the API may have taken it), and never sends it again', async () => {
     const manager = await createManager(t.http, admin);
     // The API takes the message and answers after the sender's 15 s timeout.

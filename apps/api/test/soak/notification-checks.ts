@@ -16,7 +16,15 @@ export interface NotificationExpectations {
   /** Who hears of an opening on each machine (docs/alarms.md: the owner manager and the attendant). */
   openingRecipients: ReadonlyMap<string, Recipient[]>;
   timezone: string;
+  /** When the run killed a worker process (epoch milliseconds). */
+  workerKills: readonly number[];
 }
+
+/**
+ * How long before a worker kill an SMS may have been handed over and still not have left the process: from the
+ * hand-over's commit to its request's write (milliseconds on an idle machine; the soak's load stretches it).
+ */
+const HANDOVER_WINDOW_MS = 1_000;
 
 export interface NotificationVerdict {
   openings: number;
@@ -27,6 +35,13 @@ export interface NotificationVerdict {
   delivered: number;
   /** Owed and never received (no row queued, never sent, given up unsent), one sentence each. */
   lost: string[];
+  /**
+   * SMS owed and never received because a worker was killed between handing the SMS over and its request
+   * leaving the process (docs/alarms.md, "What is guaranteed when a process dies": SMS is at most once, and this
+   * is its one window): its rows were given up as of unknown outcome, handed over at most HANDOVER_WINDOW_MS
+   * before a worker kill. Any other SMS not received is lost.
+   */
+  lostInHandover: string[];
   /** Received in more than one distinct message, or a message that carries no owed alarm event. */
   duplicated: string[];
   /**
@@ -50,6 +65,7 @@ interface OutboxRow {
   batch_id: string | null;
   message_id: string | null;
   last_error: string | null;
+  handed_at: Date | null;
 }
 
 /**
@@ -70,7 +86,7 @@ export async function checkNotifications(
   ).rows;
   const rows = (
     await db.query<OutboxRow>(
-      `SELECT alarm_id, event, channel, recipient_id, address, status, batch_id, message_id, last_error
+      `SELECT alarm_id, event, channel, recipient_id, address, status, batch_id, message_id, last_error, handed_at
        FROM notification_outbox ORDER BY id`,
     )
   ).rows;
@@ -109,6 +125,7 @@ export async function checkNotifications(
   }
 
   const lost: string[] = [];
+  const lostInHandover: string[] = [];
   const duplicated: string[] = [];
   let delivered = 0;
 
@@ -184,6 +201,8 @@ export async function checkNotifications(
         ? r.message_id !== null && (mailsById.get(r.message_id) ?? []).some((m) => m.to.includes(o.address))
         : r.batch_id !== null && !undelivered.has(r.batch_id);
     if (arrived) delivered++;
+    else if (o.channel === 'sms' && unknownOutcome(r) && handedJustBeforeKill(r.handed_at, expect.workerKills))
+      lostInHandover.push(`${what}: handed over at ${r.handed_at!.toISOString()}, the worker killed just after`);
     else lost.push(`${what}: ${r.status}${r.last_error ? ` (${r.last_error})` : ''}, not received`);
   }
 
@@ -193,6 +212,7 @@ export async function checkNotifications(
     expected: owed.length,
     delivered,
     lost,
+    lostInHandover,
     duplicated,
     emailCopies: [...mailsById.values()].reduce((n, copies) => n + copies.length - 1, 0),
     outcomeUnknown: {
@@ -202,6 +222,9 @@ export async function checkNotifications(
     unsettled: rows.filter((r) => r.status === 'pending' || r.status === 'deferred').length,
   };
 }
+
+const handedJustBeforeKill = (handedAt: Date | null, kills: readonly number[]) =>
+  handedAt !== null && kills.some((k) => k >= handedAt.getTime() && k - handedAt.getTime() <= HANDOVER_WINDOW_MS);
 
 const unknownOutcome = (r: OutboxRow) => r.status === 'failed' && r.last_error?.startsWith('outcome unknown') === true;
 

@@ -21,6 +21,8 @@ export interface Crash {
  */
 export class ProgramSupervisor {
   readonly crashes: Crash[] = [];
+  /** When the soak killed a process on purpose (`kill`), in epoch milliseconds, oldest first. */
+  readonly kills: { role: Role; at: number }[] = [];
   /** Start-ups that ended in an error before the process was ready (retried). */
   readonly failedStarts: string[] = [];
   private readonly running = new Map<Role, ServerProcess>();
@@ -86,6 +88,7 @@ export class ProgramSupervisor {
     if (!server) return;
     this.running.delete(role);
     this.expectedExits.add(server);
+    this.kills.push({ role, at: Date.now() });
     await server.kill();
   }
 

@@ -28,6 +28,7 @@ export function runLine(index: number, total: number, r: RunResult): string {
   const nv = r.notifications;
   const notes = nv
     ? `alarms: ${nv.openings} opened, ${nv.delivered}/${nv.expected} messages received once, ${nv.lost.length} lost, ` +
+      `${nv.lostInHandover.length} SMS lost in the hand-over window, ` +
       `${nv.duplicated.length} duplicated, ${nv.emailCopies} email copies (same Message-ID), ${nv.outcomeUnknown.email} email and ${nv.outcomeUnknown.sms} SMS of unknown outcome; `
     : 'alarms: not checked; ';
   const pv = r.payments;
@@ -72,6 +73,8 @@ export interface SoakSummary {
     expected: number;
     delivered: number;
     lost: number;
+    /** SMS lost to a worker killed between handing them over and their request leaving (at most once). */
+    lostInHandover: number;
     duplicated: number;
     emailOutcomeUnknown: number;
     smsOutcomeUnknown: number;
@@ -134,6 +137,7 @@ export function summarize(results: RunResult[], durationMs: number, mode: MqttMo
       expected: sum((r) => r.notifications?.expected ?? 0),
       delivered: sum((r) => r.notifications?.delivered ?? 0),
       lost: sum((r) => r.notifications?.lost.length ?? 0),
+      lostInHandover: sum((r) => r.notifications?.lostInHandover.length ?? 0),
       duplicated: sum((r) => r.notifications?.duplicated.length ?? 0),
       emailOutcomeUnknown: sum((r) => r.notifications?.outcomeUnknown.email ?? 0),
       smsOutcomeUnknown: sum((r) => r.notifications?.outcomeUnknown.sms ?? 0),
@@ -192,7 +196,9 @@ export function summaryLines(s: SoakSummary): string[] {
   const a = s.notifications;
   lines.push(
     `soak: alarm messages: ${n(a.openings)} alarms opened, ${n(a.expected)} messages owed (one per opening, channel and recipient), ` +
-      `${n(a.delivered)} received exactly once, ${n(a.lost)} lost, ${n(a.duplicated)} duplicated ` +
+      `${n(a.delivered)} received exactly once, ${n(a.lost)} lost, ` +
+      `${n(a.lostInHandover)} SMS lost to a worker killed between handing them over and their request leaving (at most once), ` +
+      `${n(a.duplicated)} duplicated ` +
       `(${n(a.emailCopies)} emails received again as the same message, one Message-ID); ` +
       `${n(a.emailOutcomeUnknown)} email and ${n(a.smsOutcomeUnknown)} SMS of unknown outcome (given up, not sent again) ` +
       `after ${n(a.killsMidSend)} worker kills in the middle of a send`,

@@ -272,6 +272,7 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
   const notifications = await checkNotifications(db, cluster.outside.mails(), cluster.outside.sms(), {
     openingRecipients: new Map(fixtures.alarmMachines.map((m) => [m.espId, m.recipients])),
     timezone: SOAK_TIMEZONE,
+    workerKills: supervisor.kills.filter((k) => k.role === 'worker' && k.at >= started).map((k) => k.at),
   }).catch((error: Error) => {
     failures.push(`the notification checks failed to run: ${error.stack ?? String(error)}`);
     return null;

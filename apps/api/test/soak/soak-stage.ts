@@ -8,6 +8,11 @@ import type { RunDeployment, SoakCluster } from './soak-cluster.js';
 /** What a run starts from: the people, machines and tariffs of the template. Everything else is the run's. */
 const MACHINE_GROUPS: MachineGroup[] = ['a', 'b'];
 
+/** PostgreSQL's SQLSTATE for a transaction ended to break a deadlock. */
+const DEADLOCK_DETECTED = '40P01';
+/** How often reset() tries its TRUNCATE when PostgreSQL ends it to break a deadlock. */
+const RESET_ATTEMPTS = 5;
+
 const FIXTURE_TABLES = ['users', 'devices', 'mac_announcements', 'wifi_credentials', 'tariffs', 'schema_migrations'];
 
 /**
@@ -86,8 +91,11 @@ export class SoakStage {
 
   /**
    * Empties every table a run writes (sales, rollups, dead letters, cards, floats, the ledger, keys,
-   * the audit trail), whatever tables the schema has gained since. The previous run drained, so no
-   * process holds a transaction on them.
+   * the audit trail), whatever tables the schema has gained since. The previous run drained, but the
+   * worker's rounds go on between runs (the alarm scan, the notification outbox, the partition job), and
+   * one of them may hold a table that the TRUNCATE, which locks its tables one after another, needs
+   * while waiting for one the TRUNCATE already holds: PostgreSQL then ends one of the two with
+   * "deadlock detected" (40P01). When the TRUNCATE is the one ended, it is tried again.
    */
   async reset(): Promise<void> {
     const { rows } = await this.db.query<{ name: string }>(
@@ -97,7 +105,15 @@ export class SoakStage {
     const client = await this.db.connect();
     try {
       await client.query(`SET lock_timeout = '10s'`);
-      await client.query(`TRUNCATE ${rows.map((r) => r.name).join(', ')} RESTART IDENTITY`);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await client.query(`TRUNCATE ${rows.map((r) => r.name).join(', ')} RESTART IDENTITY`);
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= RESET_ATTEMPTS) throw error;
+          await new Promise((r) => setTimeout(r, 100 * attempt));
+        }
+      }
     } finally {
       client.release();
     }

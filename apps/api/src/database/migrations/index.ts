@@ -18,6 +18,7 @@ import { UnknownPush1763710600000 } from './1763710600000-unknown-push.js';
 import { MqttIdentityChanges1763710700000 } from './1763710700000-mqtt-identity-changes.js';
 import { MachineOnlineVia1763710800000 } from './1763710800000-machine-online-via.js';
 import { SalesPartitions1763710900000 } from './1763710900000-sales-partitions.js';
+import { SmsHandedOver1763711000000 } from './1763711000000-sms-handed-over.js';
 
 /** Every migration, in order. The schema changes only through these (never `synchronize`). */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   MqttIdentityChanges1763710700000,
   MachineOnlineVia1763710800000,
   SalesPartitions1763710900000,
+  SmsHandedOver1763711000000,
 ];
