@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { migrations } from '../../src/database/migrations/index.js';
+import { SalesPartitions1763710900000 } from '../../src/database/migrations/1763710900000-sales-partitions.js';
 import { monthPartition, retentionCutoff, SalePartitionRepository } from '../../src/sale/sale-partition.repository.js';
 import { SALE_PARTITIONS_AHEAD_MONTHS, SalePartitions } from '../../src/sale/sale-partitions.js';
 import { createManager } from '../factories/fleet.factory.js';
@@ -85,7 +86,13 @@ describe('sales partitioning migration', () => {
   });
 
   it('moves every row of a database holding several months, keeping ids, sums and exactly-once', async () => {
-    const previous = new DataSource({ ...dataSourceOptions(databaseUrl(name)), migrations: migrations.slice(0, -1) });
+    // The schema just before the partitioning migration, and then up to it (later migrations left out, so that
+    // undoing the last one undoes the partitioning).
+    const partitioning = migrations.indexOf(SalesPartitions1763710900000);
+    const previous = new DataSource({
+      ...dataSourceOptions(databaseUrl(name)),
+      migrations: migrations.slice(0, partitioning),
+    });
     await previous.initialize();
     await previous.runMigrations({ transaction: 'each' });
     // 6 months back to now: 3 machines, a sale every 7 hours, coin and card, some flagged, ids with a gap.
@@ -109,7 +116,7 @@ describe('sales partitioning migration', () => {
     expect(months.n).toBeGreaterThanOrEqual(6);
     await previous.destroy();
 
-    ds = new DataSource(dataSourceOptions(databaseUrl(name)));
+    ds = new DataSource({ ...dataSourceOptions(databaseUrl(name)), migrations: migrations.slice(0, partitioning + 1) });
     await ds.initialize();
     await ds.runMigrations({ transaction: 'each' });
     expect(await ds.query(SNAPSHOT)).toEqual([before]);

@@ -11,6 +11,12 @@ export class SmsHandedOver1763711000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE notification_outbox ADD COLUMN handed_at timestamptz`);
     await q.query(`ALTER TABLE payment_receipts ADD COLUMN handed_at timestamptz`);
+    // What a sender of the previous release held when it stopped may have reached the SMS API: as before, given up.
+    await q.query(
+      `UPDATE notification_outbox SET handed_at = updated_at
+       WHERE channel = 'sms' AND batch_id IS NOT NULL AND status IN ('pending', 'deferred')`,
+    );
+    await q.query(`UPDATE payment_receipts SET handed_at = updated_at WHERE status = 'sending'`);
   }
 
   async down(q: QueryRunner): Promise<void> {
