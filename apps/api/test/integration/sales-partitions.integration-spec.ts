@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { migrations } from '../../src/database/migrations/index.js';
 import { SalesPartitions1763710900000 } from '../../src/database/migrations/1763710900000-sales-partitions.js';
 import { monthPartition, retentionCutoff, SalePartitionRepository } from '../../src/sale/sale-partition.repository.js';
@@ -10,7 +9,7 @@ import { createManager } from '../factories/fleet.factory.js';
 import { saleMessage } from '../factories/sales.factory.js';
 import { TestMachine } from '../support/mqtt-machine.js';
 import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js';
-import { databaseUrl, dropDatabase, TEST_PG_URL } from '../support/test-databases.js';
+import { dropDatabase, emptyDatabase, migratedUpTo } from '../support/test-databases.js';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -71,14 +70,11 @@ const partitionNames = async (ds: DataSource): Promise<string[]> =>
 
 /** docs/partitions.md: the migration that partitions an existing `sales`. */
 describe('sales partitioning migration', () => {
-  const name = `wv_test_${process.env.WV_TEST_RUN_ID}_part_${randomBytes(3).toString('hex')}`;
+  let name = '';
   let ds: DataSource | undefined;
 
   beforeAll(async () => {
-    const admin = new DataSource({ type: 'postgres', url: TEST_PG_URL });
-    await admin.initialize();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.destroy();
+    name = await emptyDatabase('part');
   });
   afterAll(async () => {
     if (ds?.isInitialized) await ds.destroy();
@@ -86,15 +82,8 @@ describe('sales partitioning migration', () => {
   });
 
   it('moves every row of a database holding several months, keeping ids, sums and exactly-once', async () => {
-    // The schema just before the partitioning migration, and then up to it (later migrations left out, so that
-    // undoing the last one undoes the partitioning).
     const partitioning = migrations.indexOf(SalesPartitions1763710900000);
-    const previous = new DataSource({
-      ...dataSourceOptions(databaseUrl(name)),
-      migrations: migrations.slice(0, partitioning),
-    });
-    await previous.initialize();
-    await previous.runMigrations({ transaction: 'each' });
+    const previous = await migratedUpTo(name, partitioning);
     // 6 months back to now: 3 machines, a sale every 7 hours, coin and card, some flagged, ids with a gap.
     const now = Date.now();
     await previous.query(
@@ -116,9 +105,8 @@ describe('sales partitioning migration', () => {
     expect(months.n).toBeGreaterThanOrEqual(6);
     await previous.destroy();
 
-    ds = new DataSource({ ...dataSourceOptions(databaseUrl(name)), migrations: migrations.slice(0, partitioning + 1) });
-    await ds.initialize();
-    await ds.runMigrations({ transaction: 'each' });
+    // Later migrations left out, so that undoing the last one below undoes the partitioning.
+    ds = await migratedUpTo(name, partitioning + 1);
     expect(await ds.query(SNAPSHOT)).toEqual([before]);
     expect(await ds.query(SUMS)).toEqual([sumsBefore]);
     expect(await ds.query(MISPLACED)).toEqual([{ n: 0 }]);

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { migrations } from '../../src/database/migrations/index.js';
 import { SmsHandedOver1763711000000 } from '../../src/database/migrations/1763711000000-sms-handed-over.js';
-import { databaseUrl, dropDatabase, TEST_PG_URL } from '../support/test-databases.js';
+import { dropDatabase, emptyDatabase, migratedUpTo } from '../support/test-databases.js';
 
 /**
  * docs/alarms.md, "What is guaranteed when a process dies": an SMS claimed by a sender of the release before
@@ -12,14 +11,11 @@ import { databaseUrl, dropDatabase, TEST_PG_URL } from '../support/test-database
  * as before) instead of leaving it to be sent again.
  */
 describe('the migration that adds handed_at', () => {
-  const name = `wv_test_${process.env.WV_TEST_RUN_ID}_handed_${randomBytes(3).toString('hex')}`;
+  let name = '';
   let ds: DataSource | undefined;
 
   beforeAll(async () => {
-    const admin = new DataSource({ type: 'postgres', url: TEST_PG_URL });
-    await admin.initialize();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.destroy();
+    name = await emptyDatabase('handed');
   });
   afterAll(async () => {
     if (ds?.isInitialized) await ds.destroy();
@@ -29,9 +25,7 @@ describe('the migration that adds handed_at', () => {
   it('marks claimed SMS and receipts in flight as handed over, and nothing else', async () => {
     const upTo = migrations.indexOf(SmsHandedOver1763711000000);
     expect(upTo).toBeGreaterThan(0);
-    ds = new DataSource({ ...dataSourceOptions(databaseUrl(name)), migrations: migrations.slice(0, upTo) });
-    await ds.initialize();
-    await ds.runMigrations({ transaction: 'each' });
+    ds = await migratedUpTo(name, upTo);
 
     // Rows as the previous release leaves them; their users, alarms and payments do not matter here.
     const runner = ds.createQueryRunner();
@@ -67,9 +61,7 @@ describe('the migration that adds handed_at', () => {
     await runner.release();
     await ds.destroy();
 
-    ds = new DataSource({ ...dataSourceOptions(databaseUrl(name)), migrations: migrations.slice(0, upTo + 1) });
-    await ds.initialize();
-    await ds.runMigrations({ transaction: 'each' });
+    ds = await migratedUpTo(name, upTo + 1);
     const handed = async (table: string, key: string, id: string) => {
       const [row] = (await ds!.query(`SELECT handed_at IS NOT NULL AS handed FROM ${table} WHERE ${key} = $1`, [
         id,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
+import { migrations } from '../../src/database/migrations/index.js';
 
 /**
  * Tests talk to the real PostgreSQL and Redis of this machine (docs/operations.md, "Redis and PostgreSQL settings"),
@@ -66,4 +67,22 @@ export async function cloneTemplate(runId: string): Promise<string> {
 
 export async function dropDatabase(name: string): Promise<void> {
   await admin((c) => c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`));
+}
+
+/** An empty database of a migration test's own, `label` in its name (drop it with dropDatabase). */
+export async function emptyDatabase(label: string): Promise<string> {
+  const name = `wv_test_${process.env.WV_TEST_RUN_ID}_${label}_${randomBytes(3).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE ${name}`));
+  return name;
+}
+
+/**
+ * A connection to database `name` that knows only the first `count` migrations, run: the schema of a release
+ * before a migration, or up to it (so that undoing the last migration undoes that one).
+ */
+export async function migratedUpTo(name: string, count: number): Promise<DataSource> {
+  const ds = new DataSource({ ...dataSourceOptions(databaseUrl(name)), migrations: migrations.slice(0, count) });
+  await ds.initialize();
+  await ds.runMigrations({ transaction: 'each' });
+  return ds;
 }
