@@ -41,10 +41,28 @@ function dispatcher() {
   const claims: ClaimResult[] = [{ kind: 'batch', batch }, { kind: 'none' }];
   outbox.claim.mockImplementation(async () => claims.shift() ?? { kind: 'none' });
   outbox.purge.mockResolvedValue(0);
+  outbox.markHanded.mockResolvedValue(true);
   return { sut, outbox, sms: fakes.get(SmsSender) };
 }
 
 describe('NotificationDispatcher records what it sent', () => {
+  it('records the hand-over of an SMS before sending it, and sends nothing when its claim was lost meanwhile', async () => {
+    const handed = dispatcher();
+    handed.sms.send.mockResolvedValue(undefined);
+    await handed.sut.tick();
+    expect(handed.outbox.markHanded).toHaveBeenCalledWith(batch);
+    expect(handed.outbox.markHanded.mock.invocationCallOrder[0]).toBeLessThan(
+      handed.sms.send.mock.invocationCallOrder[0]!,
+    );
+
+    const lost = dispatcher();
+    lost.outbox.markHanded.mockResolvedValue(false);
+    await lost.sut.tick();
+    expect(lost.sms.send).not.toHaveBeenCalled();
+    expect(lost.outbox.markSent).not.toHaveBeenCalled();
+    expect(lost.outbox.markFailed).not.toHaveBeenCalled();
+  });
+
   it('records a sent SMS once PostgreSQL answers again, instead of leaving it to the lease (which gives it up)', async () => {
     const { sut, outbox, sms } = dispatcher();
     sms.send.mockResolvedValue(undefined);
