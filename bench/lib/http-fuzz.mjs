@@ -108,7 +108,7 @@ function describe(req, res, extra = {}) {
  * the running program (so routes added later are fuzzed too); `db` a pg client on its database.
  * `clearLoginLocks()` deletes the login failure counters (the fuzzer fails sign-ins all the time).
  */
-export async function runHttpFuzz({ baseUrl, db, world, doc, count, seed, clearLoginLocks, onProgress }) {
+export async function runHttpFuzz({ baseUrl, db, world, doc, count, seed, clearLoginLocks, onProgress = undefined }) {
   const rng = createRandom(seed);
   const ops = operationsOf(doc);
   const stats = {

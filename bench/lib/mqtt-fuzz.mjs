@@ -112,7 +112,15 @@ function sendOnce(target, input, rng, stats) {
  * target: {host, mqttPort, httpPort, wsPath}; identities: {fuzz: [{espId, deviceKey}], honest: [{espId}], macs}.
  * Returns the counts and the most recent inputs (hex), which replay a crash.
  */
-export async function runMqttFuzz({ target, identities, durationMs, seed, concurrency = 16, isAlive, onProgress }) {
+export async function runMqttFuzz({
+  target,
+  identities,
+  durationMs,
+  seed,
+  concurrency = 16,
+  isAlive,
+  onProgress = undefined,
+}) {
   const rng = createRandom(seed);
   const stats = {
     seed,

@@ -54,8 +54,12 @@ function listener(enabled: boolean) {
 const nextRun = () => jest.advanceTimersByTimeAsync(SALE_RULES_EVERY_MS);
 
 describe('AlarmSalesListener', () => {
-  beforeEach(() => jest.useFakeTimers({ now: new Date('2026-11-25T08:00:00Z') }));
-  afterEach(() => jest.useRealTimers());
+  beforeEach(() => {
+    jest.useFakeTimers({ now: new Date('2026-11-25T08:00:00Z') });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
 
   it('clears no_sales on every sale and notes a machine’s last sale at most once a minute of sale time', async () => {
     const { commit, store, alarms } = listener(true);

@@ -31,8 +31,12 @@ function listener(enabled: boolean) {
 }
 
 describe('AlarmStatusListener', () => {
-  beforeEach(() => jest.useFakeTimers());
-  afterEach(() => jest.useRealTimers());
+  beforeEach(() => {
+    jest.useFakeTimers();
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
 
   it('clears the offline alarms of the machines that connected within a few milliseconds in one statement', async () => {
     const { sut, status, store, alarms } = listener(true);

@@ -10,14 +10,16 @@ const ERROR = 0;
 
 describe('the AsyncAPI document', () => {
   it('is a valid AsyncAPI 3 document', async () => {
-    const { document, diagnostics } = await new Parser().parse(buildAsyncApiDocument());
+    const { document, diagnostics } = await new Parser().parse(
+      buildAsyncApiDocument() as Parameters<Parser['parse']>[0],
+    );
     const errors = diagnostics.filter((d) => d.severity === ERROR).map((d) => `${d.path.join('.')}: ${d.message}`);
     expect(errors).toEqual([]);
     expect(document).toBeDefined();
   });
 
   it('describes every topic of the device protocol with its parameters and QoS', async () => {
-    const { document } = await new Parser().parse(buildAsyncApiDocument());
+    const { document } = await new Parser().parse(buildAsyncApiDocument() as Parameters<Parser['parse']>[0]);
     const addresses = document!
       .channels()
       .all()

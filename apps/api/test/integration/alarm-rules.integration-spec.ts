@@ -31,7 +31,7 @@ describe('alarm rules', () => {
   let t: TestApp;
   let admin: string;
   let manager: Awaited<ReturnType<typeof createManager>>;
-  let enqueue: ReturnType<typeof jest.spyOn<AlarmNotices, 'enqueue'>>;
+  let enqueue: jest.SpiedFunction<AlarmNotices['enqueue']>;
   let sweep: AlarmSweepService;
   let telemetry: TelemetryIngestService;
   let spare: { espId: string; deviceKey: string }[];
@@ -369,7 +369,7 @@ describe('alarm rules', () => {
     const device = take();
     const machine = await TestMachine.connect(t.mqttPort, device.espId, device.deviceKey);
     try {
-      const publish = async (overrides: object) => {
+      const publish = async (overrides: Record<string, unknown>) => {
         const sale = saleMessage(overrides);
         await machine.publishSales(sale);
         await machine.waitForAcks([sale.eventId], 20_000);

@@ -96,7 +96,7 @@ describe('device bridge: MQTT and REST ingest', () => {
       /Bad username or password|Not authorized/,
     );
     const machine = await connect(a.espId, a.deviceKey);
-    const closed = new Promise((resolve) => machine.client.once('close', resolve));
+    const closed = new Promise<void>((resolve) => machine.client.once('close', () => resolve()));
     machine.client.publish(buildSalesTopic(b.espId), JSON.stringify(sale()), { qos: 1 });
     await closed;
     const restWrongKey = await t.http.post(`/machines/${a.espId}/sales`, sale(), {
@@ -133,7 +133,7 @@ describe('device bridge: MQTT and REST ingest', () => {
     );
     expect(letters).toHaveLength(bad.length);
     expect(letters[0]).toEqual({ reason: 'payload is not valid JSON', payload: '{"eventId": "x",' });
-    expect(letters.map((l: { reason: string }) => l.reason).join('\n')).toMatch(
+    expect((letters as { reason: string }[]).map((l) => l.reason).join('\n')).toMatch(
       /price[\s\S]*kind[\s\S]*cardId[\s\S]*discount[\s\S]*future[\s\S]*past/,
     );
     expect(await count(`SELECT count(*) AS n FROM sales WHERE esp_id = $1`, [device.espId])).toBe(1);

@@ -31,7 +31,7 @@ describe('bad input on every endpoint', () => {
     const byRole: Record<string, string> = { admin, manager: manager.token, attendant: attendant.token };
     tokenFor = (def) => def.access.map((a) => byRole[a]).find(Boolean);
     // Device-only routes authenticate with the key of the machine in the path.
-    headersFor = (def) =>
+    headersFor = (def): Record<string, string> =>
       tokenFor(def) || !def.access.includes('device') ? {} : { 'x-device-key': manager.devices[1]!.deviceKey };
     pathFor = (def) =>
       def.path

@@ -34,7 +34,7 @@ describe('live events with the roles in separate processes', () => {
     socket = connect(t.baseUrl, { path: '/socket.io', auth: { token: manager.token }, transports: ['websocket'] });
     const events: { event: string; payload: any }[] = [];
     socket.onAny((event: string, payload: unknown) => events.push({ event, payload }));
-    await new Promise((resolve, reject) => socket.once('connect', resolve).once('connect_error', reject));
+    await new Promise<void>((resolve, reject) => socket.once('connect', () => resolve()).once('connect_error', reject));
 
     const machine = await TestMachine.connect(t.mqttPort, device.espId, device.deviceKey);
     const sale = { eventId: randomUUID(), kind: 'coin', price: 420, volume: 8.5, waterType: 'fresh' };

@@ -23,7 +23,7 @@ describe('payment.updated, live to the sockets whose scope holds the card (docs/
     socket.onAny((event: string, payload: unknown) => {
       if (event === 'payment.updated') events.push(paymentUpdatedEventSchema.parse(payload));
     });
-    await new Promise((resolve, reject) => socket.once('connect', resolve).once('connect_error', reject));
+    await new Promise<void>((resolve, reject) => socket.once('connect', () => resolve()).once('connect_error', reject));
     return { socket, events };
   }
 

@@ -28,7 +28,7 @@ describe('M-Pesa statement reconciliation', () => {
 
   async function upload(file: Buffer | string, filename: string, token = w.admin) {
     const form = new FormData();
-    form.append('file', new Blob([file]), filename);
+    form.append('file', new Blob([typeof file === 'string' ? file : new Uint8Array(file)]), filename);
     const res = await fetch(`${w.t.baseUrl}/api/payments/statement`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}` },

@@ -156,7 +156,7 @@ describe('partitioned sales', () => {
     return { m, espId: device.espId };
   };
   /** Publishes and waits for every acknowledgement (duplicates are acknowledged too). */
-  const deliver = async (m: TestMachine, sales: { eventId: string }[]) => {
+  const deliver = async (m: TestMachine, sales: ({ eventId: string } & Record<string, unknown>)[]) => {
     await m.publishSales(sales);
     await m.waitForAcks(
       sales.map((s) => s.eventId),

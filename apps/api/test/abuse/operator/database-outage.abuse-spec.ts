@@ -151,7 +151,7 @@ describe('when the sales backlog passes INGEST_MAX_BACKLOG', () => {
       else await new Promise((r) => setTimeout(r, 50));
     }
     expect(refused?.status).toBe(503);
-    expect(refused?.body.code).toBe('IngestBacklogFull');
+    expect((refused?.body as { code?: string } | undefined)?.code).toBe('IngestBacklogFull');
     expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
 
     const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.mqttPort}`, {
