@@ -482,6 +482,10 @@ describe('notifications of alarms', () => {
       await waitFor('the SMS recorded', async () =>
         (await rowsOf(t.dataSource, n.alarmId)).every((r) => r.status === 'sent'),
       );
+      // The hand-over is the dispatcher's own: an alarm's deliveries (GET /alarms/{id}) show no more than before.
+      for (const delivery of await notifier.deliveries(n.alarmId)) {
+        expect(Object.keys(delivery).sort()).toEqual(['at', 'attempts', 'channel', 'status', 'to']);
+      }
     });
   });
 
