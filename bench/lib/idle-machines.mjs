@@ -1,5 +1,5 @@
-// A child process of bench/connections.bench.mjs holding thousands of machines as raw mqtt-packet
-// clients (an mqtt.js client costs several times the memory). Each connection follows the firmware's order of
+// A child process of bench/connections.bench.mjs holding thousands of machines as raw clients (an mqtt.js client
+// costs several times the memory): packets written with mqtt-packet, read with mqtt-lean. Each connection follows the firmware's order of
 // operations (docs/device-protocol.md, "Boot, offline and reconnect"): CONNECT with clean session false and the
 // offline will, one SUBSCRIBE to config, sales/ack, cards and cards/delta, the retained online status with what
 // it has queued, `cards/ack` with the card list version it holds, then its sale (QoS 1). A retained card list
@@ -17,6 +17,7 @@ import {
   buildStatusTopic,
 } from '@wv/contracts';
 import { loadEspId, loadKey } from './load-fleet.mjs';
+import { pubackPacket, readPackets, readPublish } from './mqtt-lean.mjs';
 
 const { port, secret, from, to, addresses } = JSON.parse(process.argv[2]);
 const sockets = new Map();
@@ -28,6 +29,20 @@ const gen = (packet) => mqttPacket.generate(packet, { protocolVersion: 4 });
 /** The card list version each machine holds, as its flash would: kept across its sessions. */
 const heldVersion = new Map();
 const SALE_ID = 2;
+/** Fixed-header packet types (MQTT 3.1.1 section 2.2.1). */
+const [CONNACK, PUBLISH, PUBACK, SUBACK] = [2, 3, 4, 9];
+/** The firmware's one SUBSCRIBE: its config, sales/ack and card list topics. */
+const subscribePacket = (espId) =>
+  gen({
+    cmd: 'subscribe',
+    messageId: 1,
+    subscriptions: [
+      { topic: buildConfigTopic(espId), qos: 1 },
+      { topic: buildSalesAckTopic(espId), qos: 1 },
+      { topic: buildCardsTopic(espId), qos: 1 },
+      { topic: buildCardsDeltaTopic(espId), qos: 1 },
+    ],
+  });
 
 /** One machine's session: resolves once subscribed (and, with `sale`, once the sale is PUBACKed). */
 const history = new Map();
@@ -44,7 +59,6 @@ function session(i, sale) {
     trace(i, `start ${attempt}`);
     const started = performance.now();
     const socket = net.connect({ port, host: '127.0.0.1', localAddress: addresses[i % addresses.length] });
-    const parser = mqttPacket.parser({ protocolVersion: 4 });
     const timing = { connack: 0, puback: 0 };
     let done = false;
     let publishedAt = 0;
@@ -71,46 +85,46 @@ function session(i, sale) {
       }
       finish({ ok: false, why: 'closed' });
     });
-    socket.on('data', (data) => parser.parse(data));
-    parser.on('packet', (packet) => {
-      trace(i, `${packet.cmd} ${attempt}`);
-      if (packet.cmd === 'connack') {
+    // The machines' side is the benchmark's own load: its packets are read in place (mqtt-lean), and what firmware
+    // sends together after the SUBACK leaves in one write, so that the clients spend as little of the machine as
+    // they can (docs/performance.md, "Reconnect storms").
+    readPackets(socket, (type, body, flags) => {
+      trace(i, `${type} ${attempt}`);
+      if (type === CONNACK) {
         timing.connack = performance.now() - started;
-        if (packet.returnCode !== 0) return finish({ ok: false, why: `connack ${packet.returnCode}` });
-        socket.write(
-          gen({
-            cmd: 'subscribe',
-            messageId: 1,
-            subscriptions: [
-              { topic: buildConfigTopic(espId), qos: 1 },
-              { topic: buildSalesAckTopic(espId), qos: 1 },
-              { topic: buildCardsTopic(espId), qos: 1 },
-              { topic: buildCardsDeltaTopic(espId), qos: 1 },
-            ],
-          }),
-        );
-      } else if (packet.cmd === 'suback') {
+        const returnCode = body[1];
+        if (returnCode !== 0) return finish({ ok: false, why: `connack ${returnCode}` });
+        socket.write(subscribePacket(espId));
+      } else if (type === SUBACK) {
         sockets.set(i, socket);
         const status = { online: true, firmware: 'bench', queued: sale ? 1 : 0 };
-        socket.write(gen(publish(buildStatusTopic(espId), status, 3, true)));
-        socket.write(gen(publish(buildCardsAckTopic(espId), { version: heldVersion.get(i) ?? 0 }, 4)));
+        const packets = [
+          gen(publish(buildStatusTopic(espId), status, 3, true)),
+          gen(publish(buildCardsAckTopic(espId), { version: heldVersion.get(i) ?? 0 }, 4)),
+        ];
+        if (sale) {
+          publishedAt = performance.now();
+          const body = { eventId: sale, kind: 'coin', price: 500, volume: 1, waterType: 'pure' };
+          packets.push(gen(publish(buildSalesTopic(espId), body, SALE_ID)));
+        }
+        socket.write(packets.length === 1 ? packets[0] : Buffer.concat(packets));
         if (!sale) return finish({ ok: true });
-        publishedAt = performance.now();
-        const body = { eventId: sale, kind: 'coin', price: 500, volume: 1, waterType: 'pure' };
-        socket.write(gen(publish(buildSalesTopic(espId), body, SALE_ID)));
-      } else if (packet.cmd === 'puback' && packet.messageId === SALE_ID) {
+      } else if (type === PUBACK && body.readUInt16BE(0) === SALE_ID) {
         timing.puback = performance.now() - publishedAt;
         finish({ ok: true });
-      } else if (packet.cmd === 'publish') {
+      } else if (type === PUBLISH) {
         // Config, sales/ack and card lists: acknowledged, so the broker's in-flight window stays empty.
-        if (packet.qos === 1) socket.write(gen({ cmd: 'puback', messageId: packet.messageId }));
+        const packet = readPublish(flags, body);
+        const replies = [];
+        if (packet.qos === 1) replies.push(pubackPacket(packet.packetId));
         if (packet.topic === buildCardsTopic(espId)) {
           const { version } = JSON.parse(packet.payload.toString());
           if (version > (heldVersion.get(i) ?? 0)) {
             heldVersion.set(i, version);
-            socket.write(gen(publish(buildCardsAckTopic(espId), { version }, 5)));
+            replies.push(gen(publish(buildCardsAckTopic(espId), { version }, 5)));
           }
         }
+        if (replies.length > 0) socket.write(replies.length === 1 ? replies[0] : Buffer.concat(replies));
       }
     });
     socket.on('connect', () =>

@@ -33,6 +33,7 @@ import { DEFAULT_BACKFILL_PACING } from './backfill-pacer.js';
 import { ConnectionRateGuard } from './connection-rate.guard.js';
 import { TurnSlicer } from './turn-slicer.js';
 import { attachWebSocketTransport, type WebSocketTransport } from './websocket.transport.js';
+import { coalesceWrites } from './write-coalescer.js';
 
 /**
  * Connects released to Aedes per turn of the event loop once their keys are read (turn-slicer.ts): at a few tenths
@@ -179,8 +180,9 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
   function listen(port: number, host?: string): Promise<number> {
     return new Promise((resolve, reject) => {
       const server = createServer((socket) => {
-        // PUBACKs are tiny and latency-bound: do not let Nagle hold them back.
+        // PUBACKs are tiny and latency-bound: do not let Nagle hold them back, but send a turn's packets together.
         socket.setNoDelay(true);
+        coalesceWrites(socket);
         handle(socket);
       });
       server.once('error', (error: NodeJS.ErrnoException) => {

@@ -43,7 +43,7 @@ describe('AlarmStatusListener', () => {
     status('ESP-A', true);
     status('ESP-B', false);
     status('ESP-C', true);
-    await jest.advanceTimersByTimeAsync(100);
+    await jest.advanceTimersByTimeAsync(250);
     expect(alarms.clearActiveMany).toHaveBeenCalledTimes(1);
     expect(alarms.clearActiveMany.mock.calls[0]!.slice(1, 3)).toEqual([['ESP-A', 'ESP-C'], 'offline']);
     expect([...store.noteOnline.mock.calls[0]![1].keys()]).toEqual(['ESP-A', 'ESP-C']);
@@ -53,7 +53,7 @@ describe('AlarmStatusListener', () => {
   it('does nothing when the alarm engine is off (ALARMS_ENABLED=false)', async () => {
     const { sut, status, store, alarms } = listener(false);
     status('ESP-A', true);
-    await jest.advanceTimersByTimeAsync(100);
+    await jest.advanceTimersByTimeAsync(250);
     expect(alarms.clearActiveMany).not.toHaveBeenCalled();
     expect(store.noteOnline).not.toHaveBeenCalled();
     sut.onModuleDestroy();

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DomainEvents } from '../events/domain-events.js';
 import { TelemetryStore } from '../telemetry/telemetry-store.js';
-import { KeyedBatch } from '../common/keyed-batch.js';
+import { CONNECTION_WORK_LINGER_MS, KeyedBatch } from '../common/keyed-batch.js';
 import { AlarmEngine } from './alarm-engine.js';
 import { AlarmRepository } from './alarm.repository.js';
 
@@ -23,7 +23,7 @@ export class AlarmStatusListener implements OnApplicationBootstrap, OnModuleDest
         await this.store.noteOnline(m, batch);
         changes.updated.push(...(await this.alarms.clearActiveMany(m, [...batch.keys()], 'offline', new Date())));
       }),
-    { lingerMs: 25, maxBatch: 1000 },
+    { lingerMs: CONNECTION_WORK_LINGER_MS, maxBatch: 1000 },
   );
 
   constructor(

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { cardListAckPayloadSchema } from '@wv/contracts';
-import { KeyedBatch } from '../common/keyed-batch.js';
+import { CONNECTION_WORK_LINGER_MS, KeyedBatch } from '../common/keyed-batch.js';
 import { CardListSignals } from './card-list-signals.js';
 import { CardListRepository } from './card-list.repository.js';
 
@@ -20,7 +20,7 @@ export class CardListDeviceService implements OnApplicationShutdown {
    * what the machine holds.
    */
   private readonly acks = new KeyedBatch<string, number>((batch) => this.record(batch), {
-    lingerMs: 25,
+    lingerMs: CONNECTION_WORK_LINGER_MS,
     maxBatch: 1000,
   });
 

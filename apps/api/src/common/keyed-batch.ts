@@ -9,6 +9,15 @@
  * the same key) and are retried after `retryMs`, doubling up to 30 s, while the promises of that
  * batch reject at once so that callers can log the failure.
  */
+/**
+ * How long work set off by a machine's connection waits for the same work of other machines (status, connect effects,
+ * card list acknowledgements, queued counts, offline alarms). A reconnect storm of 20,000 machines at 500/s made
+ * batches of 10 to 20 machines at 25 ms, a statement every few milliseconds per kind; at 100 ms each statement carries
+ * about four times as many, and a machine's status reaches the dashboard a tenth of a second later
+ * (docs/performance.md, "Reconnect storms").
+ */
+export const CONNECTION_WORK_LINGER_MS = 100;
+
 export interface KeyedBatchOptions<V> {
   lingerMs: number;
   maxBatch: number;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DeviceMessage, SaleEnvelope } from '@wv/broker';
 import { configAckPayloadSchema, statusPayloadSchema } from '@wv/contracts';
-import { KeyedBatch } from '../common/keyed-batch.js';
+import { CONNECTION_WORK_LINGER_MS, KeyedBatch } from '../common/keyed-batch.js';
 import { CardListDeviceService } from '../card-list/card-list-device.service.js';
 import { MachineConfigService } from '../machine-config/machine-config.service.js';
 import { SaleIngestQueue } from '../sale/sale-ingest.queue.js';
@@ -71,7 +71,7 @@ export class DeviceMessageRouter {
     if (message.kind === 'cards-ack') return this.cardLists.onAck(message.espId, json);
   }
 
-  /** A machine (re)connected: what that sets off, for all machines that connected within a few milliseconds. */
+  /** A machine (re)connected: what that sets off, for all machines that connected within CONNECTION_WORK_LINGER_MS. */
   machineConnected(espId: string): Promise<void> {
     return this.connectEffects.add(espId, true).then(() => undefined);
   }
@@ -84,7 +84,7 @@ export class DeviceMessageRouter {
       await this.cardLists.onMachinesConnected(espIds);
       await this.provisioning.onMachinesConnected(espIds);
     },
-    { lingerMs: 25, maxBatch: 1000 },
+    { lingerMs: CONNECTION_WORK_LINGER_MS, maxBatch: 1000 },
   );
 
   /** The broker closed: nothing more is set off by connections; what devices reported is written. */

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainEvents } from '../events/domain-events.js';
-import { KeyedBatch } from '../common/keyed-batch.js';
+import { CONNECTION_WORK_LINGER_MS, KeyedBatch } from '../common/keyed-batch.js';
 import { returningRows } from '../common/returning-rows.js';
 
 interface StatusReport {
@@ -23,7 +23,7 @@ interface StatusReport {
 export class MachineStatusService implements OnApplicationShutdown {
   private readonly logger = new Logger(MachineStatusService.name);
   private readonly batch = new KeyedBatch<string, StatusReport>((reports) => this.write(reports), {
-    lingerMs: 25,
+    lingerMs: CONNECTION_WORK_LINGER_MS,
     maxBatch: 1000,
     retryMs: 500,
     merge: (waiting, next) => ({ online: next.online, firmware: next.firmware ?? waiting.firmware, via: next.via }),

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ADMIN_ROOM, machineRoom, userRoom, type SaleEvent } from '@wv/contracts';
 import { DomainEvents, type CommittedSale } from '../events/domain-events.js';
-import { LiveServerService } from './live-server.service.js';
+import { LiveServerService, type LiveEmit } from './live-server.service.js';
 import { SummaryCoalescer } from './summary-coalescer.js';
 
 /** Machine events go to the machine's room and to admins; float events to the people concerned. */
@@ -14,6 +14,8 @@ const machineRooms = (espId: string) => [machineRoom(espId), ADMIN_ROOM];
 @Injectable()
 export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly unsubscribe: (() => void)[] = [];
+  /** Status changes emitted in this turn, sent together (see statusBatch). */
+  private statuses: LiveEmit<'machine.status'>[] = [];
 
   constructor(
     private readonly events: DomainEvents,
@@ -33,7 +35,7 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
         for (const sale of sales) this.summaries.mark(sale.espId, sale.localDate);
       }),
       this.events.on('machine.status', ({ espId, online, lastSeen }) =>
-        this.live.emit(machineRooms(espId), 'machine.status', { machineId: espId, online, lastSeen }),
+        this.statusBatch(machineRooms(espId), { machineId: espId, online, lastSeen }),
       ),
       this.events.on('config.applied', ({ espId, version }) =>
         this.live.emit(machineRooms(espId), 'config.applied', { machineId: espId, version }),
@@ -60,6 +62,22 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
       this.events.on('user.device-assigned', ({ userId, espId }) => this.live.joinMachine([userId], espId)),
       this.events.on('user.device-unassigned', ({ userIds, espId }) => this.live.leaveMachine(userIds, espId)),
     );
+  }
+
+  /**
+   * Machine statuses are written in batches (MachineStatusService) and emitted one event per machine in the same
+   * turn: they leave as one Redis message (emitMany) instead of an adapter broadcast each. A reconnect storm of
+   * 20,000 machines was 40,000 broadcasts, each decoded by every process on the adapter (docs/performance.md,
+   * "Reconnect storms").
+   */
+  private statusBatch(rooms: string[], payload: LiveEmit<'machine.status'>['payload']): void {
+    this.statuses.push({ rooms, event: 'machine.status', payload });
+    if (this.statuses.length > 1) return;
+    queueMicrotask(() => {
+      const batch = this.statuses;
+      this.statuses = [];
+      this.live.emitMany(batch);
+    });
   }
 
   onModuleDestroy(): void {

@@ -19,15 +19,20 @@ export class LiveRepository {
   /** The daily rollup of each (machine, day) pair, zeros for a pair without a row. */
   dailyFigures(pairs: { espId: string; day: string }[]): Promise<DailyFiguresRow[]> {
     if (pairs.length === 0) return Promise.resolve([]);
+    // LATERAL: one index lookup per pair. As a plain join, the planner hashed the whole of today's rollup (a row per
+    // machine and kind) for every live batch, a few dozen pairs each: in a reconnect storm of 20,000 machines that
+    // was the costliest read of the workers (docs/performance.md, "Reconnect storms").
     return this.dataSource.query(
       `SELECT p.esp_id AS "espId", to_char(p.day, 'YYYY-MM-DD') AS day,
-              coalesce(sum(r.price_total) FILTER (WHERE r.kind = 'coin'), 0)::text AS "coinPrice",
-              coalesce(sum(r.volume_total) FILTER (WHERE r.kind = 'coin'), 0)::text AS "coinVolume",
-              coalesce(sum(r.price_total) FILTER (WHERE r.kind = 'card'), 0)::text AS "cardPrice",
-              coalesce(sum(r.volume_total) FILTER (WHERE r.kind = 'card'), 0)::text AS "cardVolume"
-       FROM unnest($1::text[], $2::date[]) AS p(esp_id, day)
-       LEFT JOIN sales_daily r ON r.esp_id = p.esp_id AND r.day = p.day
-       GROUP BY p.esp_id, p.day`,
+              f."coinPrice", f."coinVolume", f."cardPrice", f."cardVolume"
+       FROM (SELECT DISTINCT esp_id, day FROM unnest($1::text[], $2::date[]) AS u(esp_id, day)) AS p
+       CROSS JOIN LATERAL (
+         SELECT coalesce(sum(r.price_total) FILTER (WHERE r.kind = 'coin'), 0)::text AS "coinPrice",
+                coalesce(sum(r.volume_total) FILTER (WHERE r.kind = 'coin'), 0)::text AS "coinVolume",
+                coalesce(sum(r.price_total) FILTER (WHERE r.kind = 'card'), 0)::text AS "cardPrice",
+                coalesce(sum(r.volume_total) FILTER (WHERE r.kind = 'card'), 0)::text AS "cardVolume"
+         FROM sales_daily r WHERE r.esp_id = p.esp_id AND r.day = p.day
+       ) AS f`,
       [pairs.map((p) => p.espId), pairs.map((p) => p.day)],
     );
   }

@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { KeyedBatch } from '../common/keyed-batch.js';
+import { CONNECTION_WORK_LINGER_MS, KeyedBatch } from '../common/keyed-batch.js';
 import { SequenceRepository } from './sequence.repository.js';
 
 /**
@@ -11,7 +11,7 @@ import { SequenceRepository } from './sequence.repository.js';
 @Injectable()
 export class SequenceRecords implements OnApplicationShutdown {
   private readonly queued = new KeyedBatch<string, number>((batch) => this.sequences.setQueued(batch), {
-    lingerMs: 25,
+    lingerMs: CONNECTION_WORK_LINGER_MS,
     maxBatch: 1000,
     retryMs: 500,
   });
