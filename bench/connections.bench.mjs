@@ -14,8 +14,9 @@
 // BENCH_CPU_PROF=DIR: V8 CPU profiles of the api+broker process through its inspector, one per phase (ramp, blip,
 // restart), as DIR/connections-<mode>-<phase>.cpuprofile; summarise with bench/lib/profile-top.mjs and
 // bench/lib/profile-paths.mjs.
-// The machines are raw mqtt-packet clients in BENCH_CLIENT_PROCS child processes, spread over 40 loopback source
-// addresses (so MQTT_CONNECT_RATE keeps its default of 100/s per address).
+// The machines are raw clients (mqtt-packet writes, mqtt-lean reads) in BENCH_CLIENT_PROCS child processes, spread
+// over 40 loopback source addresses (so MQTT_CONNECT_RATE keeps its default of 100/s per address). Each storm reports
+// every process's CPU and what one reconnect costs them together.
 import { fork, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
@@ -29,7 +30,7 @@ import { insertLoadDevices, loadEspId, loadKey } from './lib/load-fleet.mjs';
 import { benchDeployment, startProcess } from './lib/stack.mjs';
 import { mosquittoPlugin, startMosquitto } from './lib/mosquitto.mjs';
 import { cpuProfiler, inspectorUrl } from './lib/inspector-profile.mjs';
-import { cpuSeconds } from './lib/proc.mjs';
+import { cpuMeter, cpuSeconds, pidsNamed } from './lib/proc.mjs';
 
 process.setMaxListeners(100);
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
@@ -334,6 +335,18 @@ async function runMode(mode) {
   async function storm(tag) {
     const overflowsBefore = listenOverflows();
     const cpuBefore = { broker: cpuSeconds(brokerPid()), program: cpuSeconds(front.child.pid) };
+    // Every process's share: a storm asks the whole machine (the clients included) for each reconnect, and what one
+    // reconnect costs in all of them holds whether or not the machine keeps up (docs/performance.md, "Reconnect
+    // storms"). PostgreSQL counts all its processes on the machine.
+    const meter = cpuMeter({
+      ...(external ? { Mosquitto: () => [mosquitto.pid], program: () => [front.child.pid] } : {}),
+      ...(external ? {} : { broker: () => [front.child.pid] }),
+      worker: () => [worker.child.pid],
+      PostgreSQL: () => pidsNamed('postgres'),
+      Redis: () => pidsNamed('redis-server'),
+      clients: () => clients.map((c) => c.pid),
+    });
+    meter.mark();
     const loadBefore = load();
     const result = merge(
       await all({ cmd: 'connect', rate: STORM_RATE / CLIENT_PROCS, sale: tag, deadlineMs: 600_000 }, 'connected'),
@@ -341,6 +354,7 @@ async function runMode(mode) {
     const cpu = {
       broker: (cpuSeconds(brokerPid()) - cpuBefore.broker) / result.seconds,
       program: (cpuSeconds(front.child.pid) - cpuBefore.program) / result.seconds,
+      all: meter.shares(),
     };
     const until = Date.now() + 120_000;
     let stored = 0;
@@ -430,6 +444,13 @@ async function runMode(mode) {
     [`${name}: CPU % of one core, broker / program`]: external
       ? `${Math.round(s.cpu.broker * 100)} / ${Math.round(s.cpu.program * 100)}`
       : `${Math.round(s.cpu.broker * 100)} (one process)`,
+    [`${name}: CPU % of one core, every process`]: [
+      ...Object.entries(s.cpu.all.shares).map(([who, share]) => `${who} ${Math.round(share * 100)}`),
+      `machine ${Math.round(s.cpu.all.machineBusy * 100)} of ${s.cpu.all.cores * 100}`,
+    ].join(', '),
+    [`${name}: CPU per reconnect, these processes together (ms)`]: Number(
+      ((Object.values(s.cpu.all.shares).reduce((a, b) => a + b, 0) * s.cpu.all.seconds * 1000) / s.ok).toFixed(2),
+    ),
   });
   Object.assign(figures, {
     'broker holding the machines': broker,
@@ -482,7 +503,7 @@ report({
   name: 'connections',
   figures,
   notes:
-    `${MACHINES} machines (raw mqtt-packet clients, keepalive 600 s, each reconnecting in the firmware's order: clean session false with the offline will, config, sales/ack, cards and cards/delta subscribed, online status, cards/ack, one sale), ` +
+    `${MACHINES} machines (raw clients: mqtt-packet writes, mqtt-lean reads; keepalive 600 s, each reconnecting in the firmware's order: clean session false with the offline will, config, sales/ack, cards and cards/delta subscribed, online status, cards/ack and one sale in one write), ` +
     `${CLIENT_PROCS} client processes, 40 loopback source addresses, storms at ${STORM_RATE}/s; embedded: api+broker ` +
     `in one process (measured), workers in another, MQTT_CONNECT_RATE default (100/s per address); external: ` +
     `Mosquitto ${MOSQUITTO_VERSION} with dynamic security and persistence, the program (api+broker, worker) its client; ` +

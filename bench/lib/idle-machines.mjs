@@ -1,10 +1,11 @@
 // A child process of bench/connections.bench.mjs holding thousands of machines as raw clients (an mqtt.js client
-// costs several times the memory): packets written with mqtt-packet, read with mqtt-lean. Each connection follows the firmware's order of
-// operations (docs/device-protocol.md, "Boot, offline and reconnect"): CONNECT with clean session false and the
-// offline will, one SUBSCRIBE to config, sales/ack, cards and cards/delta, the retained online status with what
-// it has queued, `cards/ack` with the card list version it holds, then its sale (QoS 1). A retained card list
-// newer than the one held is taken and acknowledged, as firmware does. Then idle; on command, drop everything
-// or reconnect at a given rate. Driven over IPC; argv[2] is {port, secret, from, to, addresses}.
+// costs several times the memory): packets written with mqtt-packet, read with mqtt-lean. Each connection follows
+// the firmware's order of operations (docs/device-protocol.md, "Boot, offline and reconnect"): CONNECT with clean
+// session false and the offline will, one SUBSCRIBE to config, sales/ack, cards and cards/delta, the retained
+// online status with what it has queued, `cards/ack` with the card list version it holds, then its sale (QoS 1),
+// those three in one write. A retained card list newer than the one held is taken and acknowledged, as firmware
+// does. Then idle; on command, drop everything or reconnect at a given rate. Driven over IPC; argv[2] is
+// {port, secret, from, to, addresses}.
 import net from 'node:net';
 import mqttPacket from 'mqtt-packet';
 import {
@@ -31,18 +32,23 @@ const heldVersion = new Map();
 const SALE_ID = 2;
 /** Fixed-header packet types (MQTT 3.1.1 section 2.2.1). */
 const [CONNACK, PUBLISH, PUBACK, SUBACK] = [2, 3, 4, 9];
+/** Packets a machine sends the same at every connection, encoded once (its key is derived per machine). */
+const sameEveryTime = new Map();
+const once = (key, make) => sameEveryTime.get(key) ?? sameEveryTime.set(key, make()).get(key);
 /** The firmware's one SUBSCRIBE: its config, sales/ack and card list topics. */
 const subscribePacket = (espId) =>
-  gen({
-    cmd: 'subscribe',
-    messageId: 1,
-    subscriptions: [
-      { topic: buildConfigTopic(espId), qos: 1 },
-      { topic: buildSalesAckTopic(espId), qos: 1 },
-      { topic: buildCardsTopic(espId), qos: 1 },
-      { topic: buildCardsDeltaTopic(espId), qos: 1 },
-    ],
-  });
+  once(`subscribe ${espId}`, () =>
+    gen({
+      cmd: 'subscribe',
+      messageId: 1,
+      subscriptions: [
+        { topic: buildConfigTopic(espId), qos: 1 },
+        { topic: buildSalesAckTopic(espId), qos: 1 },
+        { topic: buildCardsTopic(espId), qos: 1 },
+        { topic: buildCardsDeltaTopic(espId), qos: 1 },
+      ],
+    }),
+  );
 
 /** One machine's session: resolves once subscribed (and, with `sale`, once the sale is PUBACKed). */
 const history = new Map();
@@ -99,7 +105,7 @@ function session(i, sale) {
         sockets.set(i, socket);
         const status = { online: true, firmware: 'bench', queued: sale ? 1 : 0 };
         const packets = [
-          gen(publish(buildStatusTopic(espId), status, 3, true)),
+          once(`status ${espId} ${status.queued}`, () => gen(publish(buildStatusTopic(espId), status, 3, true))),
           gen(publish(buildCardsAckTopic(espId), { version: heldVersion.get(i) ?? 0 }, 4)),
         ];
         if (sale) {
@@ -129,15 +135,17 @@ function session(i, sale) {
     });
     socket.on('connect', () =>
       socket.write(
-        gen({
-          cmd: 'connect',
-          clientId: espId,
-          username: espId,
-          password: Buffer.from(loadKey(secret, i)),
-          keepalive: KEEPALIVE,
-          clean: false,
-          will: { topic: buildStatusTopic(espId), payload: Buffer.from('{"online":false}'), qos: 1, retain: true },
-        }),
+        once(`connect ${espId}`, () =>
+          gen({
+            cmd: 'connect',
+            clientId: espId,
+            username: espId,
+            password: Buffer.from(loadKey(secret, i)),
+            keepalive: KEEPALIVE,
+            clean: false,
+            will: { topic: buildStatusTopic(espId), payload: Buffer.from('{"online":false}'), qos: 1, retain: true },
+          }),
+        ),
       ),
     );
   });
