@@ -30,7 +30,7 @@ import { insertLoadDevices, loadEspId, loadKey } from './lib/load-fleet.mjs';
 import { benchDeployment, startProcess } from './lib/stack.mjs';
 import { mosquittoPlugin, startMosquitto } from './lib/mosquitto.mjs';
 import { cpuProfiler, inspectorUrl } from './lib/inspector-profile.mjs';
-import { cpuMeter, cpuSeconds, pidsNamed } from './lib/proc.mjs';
+import { cpuMeter, pidsNamed } from './lib/proc.mjs';
 
 process.setMaxListeners(100);
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
@@ -334,7 +334,6 @@ async function runMode(mode) {
   /** All machines reconnect at STORM_RATE and each publishes a sale `tag`; returns figures and losses. */
   async function storm(tag) {
     const overflowsBefore = listenOverflows();
-    const cpuBefore = { broker: cpuSeconds(brokerPid()), program: cpuSeconds(front.child.pid) };
     // Every process's share: a storm asks the whole machine (the clients included) for each reconnect, and what one
     // reconnect costs in all of them holds whether or not the machine keeps up (docs/performance.md, "Reconnect
     // storms"). PostgreSQL counts all its processes on the machine.
@@ -351,10 +350,11 @@ async function runMode(mode) {
     const result = merge(
       await all({ cmd: 'connect', rate: STORM_RATE / CLIENT_PROCS, sale: tag, deadlineMs: 600_000 }, 'connected'),
     );
+    const used = meter.shares();
     const cpu = {
-      broker: (cpuSeconds(brokerPid()) - cpuBefore.broker) / result.seconds,
-      program: (cpuSeconds(front.child.pid) - cpuBefore.program) / result.seconds,
-      all: meter.shares(),
+      broker: used.shares[external ? 'Mosquitto' : 'broker'],
+      program: used.shares[external ? 'program' : 'broker'],
+      all: used,
     };
     const until = Date.now() + 120_000;
     let stored = 0;

@@ -8,6 +8,7 @@ import { AlarmEngine } from './alarm-engine.js';
 import { AlarmStatusListener } from './alarm-status.listener.js';
 import { AlarmRepository } from './alarm.repository.js';
 import { AlarmChanges } from './alarm.types.js';
+import { CONNECTION_WORK_LINGER_MS } from '../common/keyed-batch.js';
 
 // A connect clears the machine's offline alarm (docs/alarms.md, "offline"); with ALARMS_ENABLED=false
 // nothing listens ("Configuration"). The statements run against PostgreSQL in alarm-rules.integration-spec.ts.
@@ -38,12 +39,12 @@ describe('AlarmStatusListener', () => {
     jest.useRealTimers();
   });
 
-  it('clears the offline alarms of the machines that connected within a few milliseconds in one statement', async () => {
+  it('clears the offline alarms of the machines that connected within CONNECTION_WORK_LINGER_MS in one statement', async () => {
     const { sut, status, store, alarms } = listener(true);
     status('ESP-A', true);
     status('ESP-B', false);
     status('ESP-C', true);
-    await jest.advanceTimersByTimeAsync(250);
+    await jest.advanceTimersByTimeAsync(CONNECTION_WORK_LINGER_MS * 2);
     expect(alarms.clearActiveMany).toHaveBeenCalledTimes(1);
     expect(alarms.clearActiveMany.mock.calls[0]!.slice(1, 3)).toEqual([['ESP-A', 'ESP-C'], 'offline']);
     expect([...store.noteOnline.mock.calls[0]![1].keys()]).toEqual(['ESP-A', 'ESP-C']);
@@ -53,7 +54,7 @@ describe('AlarmStatusListener', () => {
   it('does nothing when the alarm engine is off (ALARMS_ENABLED=false)', async () => {
     const { sut, status, store, alarms } = listener(false);
     status('ESP-A', true);
-    await jest.advanceTimersByTimeAsync(250);
+    await jest.advanceTimersByTimeAsync(CONNECTION_WORK_LINGER_MS * 2);
     expect(alarms.clearActiveMany).not.toHaveBeenCalled();
     expect(store.noteOnline).not.toHaveBeenCalled();
     sut.onModuleDestroy();

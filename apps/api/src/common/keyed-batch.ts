@@ -9,14 +9,6 @@
  * the same key) and are retried after `retryMs`, doubling up to 30 s, while the promises of that
  * batch reject at once so that callers can log the failure.
  */
-/**
- * How long work set off by a machine's connection waits for the same work of other machines (status, connect effects,
- * card list acknowledgements, queued counts, offline alarms). In a reconnect storm of 20,000 machines at 500/s, 25 ms
- * made statements of 9 to 20 machines each; 100 ms makes them about three times as large (25 to 54), and a machine's
- * status reaches the dashboard a tenth of a second later (docs/performance.md, "Reconnect storms").
- */
-export const CONNECTION_WORK_LINGER_MS = 100;
-
 export interface KeyedBatchOptions<V> {
   lingerMs: number;
   maxBatch: number;
@@ -119,3 +111,11 @@ export class KeyedBatch<K, V, R = void> {
     }
   }
 }
+
+/**
+ * How long work set off by a machine's connection waits for the same work of other machines (status, connect effects,
+ * card list acknowledgements, queued counts, offline alarms). In a reconnect storm of 20,000 machines at 500/s, 25 ms
+ * made statements of 9 to 20 machines each; 100 ms makes them about three times as large (25 to 54), and a machine's
+ * status reaches the dashboard a tenth of a second later (docs/performance.md, "Reconnect storms").
+ */
+export const CONNECTION_WORK_LINGER_MS = 100;

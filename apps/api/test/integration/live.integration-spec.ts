@@ -184,6 +184,29 @@ describe('live events', () => {
     expect(JSON.stringify(asB.events)).not.toContain(device.espId);
   });
 
+  it('sends each status of a batch that holds two tenants’ machines only to its own tenant and admins', async () => {
+    const a = managerA.devices[0]!.espId;
+    const b = managerB.devices[0]!.espId;
+    const asA = await open(managerA.token);
+    const asB = await open(managerB.token);
+    const asAdmin = await open(admin);
+    const lastSeen = new Date().toISOString();
+    // Emitted in one turn, as MachineStatusService does for one written batch: they travel as one Redis message.
+    const events = t.running.app.get(DomainEvents);
+    events.emit('machine.status', { espId: a, online: false, lastSeen });
+    events.emit('machine.status', { espId: b, online: false, lastSeen });
+    const statusOf = (r: { events: Received[] }, espId: string) =>
+      r.events.find((e) => e.event === 'machine.status' && e.payload.machineId === espId);
+    await waitFor(
+      async () => [statusOf(asAdmin, a), statusOf(asAdmin, b), statusOf(asA, a), statusOf(asB, b)],
+      (found) => found.every((e) => e !== undefined),
+    );
+    expect(statusOf(asA, a)!.payload).toEqual({ machineId: a, online: false, lastSeen });
+    expect(statusOf(asB, b)!.payload).toEqual({ machineId: b, online: false, lastSeen });
+    expect(JSON.stringify(asA.events)).not.toContain(b);
+    expect(JSON.stringify(asB.events)).not.toContain(a);
+  });
+
   it('sends float events to the people concerned only', async () => {
     const asManager = await open(managerA.token);
     const asAttendant = await open(attendant.token);
