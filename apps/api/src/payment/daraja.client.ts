@@ -8,7 +8,8 @@ import {
   type PaymentRequested,
 } from './mobile-money.provider.js';
 
-const CALL_TIMEOUT_MS = 30_000;
+/** The longest one call to Daraja may take before it counts as of unknown outcome. */
+export const CALL_TIMEOUT_MS = 30_000;
 /** A token is renewed this long before Daraja says it expires, so that no call carries a dying one. */
 const TOKEN_MARGIN_MS = 60_000;
 /** Daraja's answer to a query while the payer has not answered yet (M-Pesa Express Query). */

@@ -13,6 +13,11 @@ import {
   waitFor,
   type MpesaWorld,
 } from './mpesa-harness.js';
+import { CALL_TIMEOUT_MS } from '../../src/payment/daraja.client.js';
+import type { MobileMoneyProvider } from '../../src/payment/mobile-money.provider.js';
+import { PaymentSettlementService } from '../../src/payment/payment-settlement.service.js';
+import { PaymentDispatcher, QUERY_LEASE_SECONDS } from '../../src/payment/payment.dispatcher.js';
+import { PaymentRepository } from '../../src/payment/payment.repository.js';
 
 describe('M-Pesa top-ups by STK push (against the Daraja sandbox)', () => {
   let w: MpesaWorld;
@@ -213,6 +218,52 @@ describe('M-Pesa top-ups by STK push (against the Daraja sandbox)', () => {
     const refused = await post({ phoneNumber: '0708374149', amount: 10 });
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe('CardNotActive');
+  });
+
+  it('lets another worker ask about a push whose status query stalled once its calls must have ended', async () => {
+    const card = await newCard(w);
+    const { paymentId, push } = await topUp(w, card.card_id, 35);
+    // A second worker whose Daraja never answers the status query: as if it was killed mid-call.
+    const asked = new Set<string>();
+    const never = () => new Promise<never>(() => undefined);
+    const provider: MobileMoneyProvider = {
+      name: 'mpesa',
+      toMsisdn: (phone) => phone.replace(/^\+/, ''),
+      requestPayment: never,
+      registerPaybillUrls: async () => undefined,
+      queryPayment: (id) => {
+        asked.add(id);
+        return never();
+      },
+    };
+    const app = w.t.running.app;
+    const stalled = new PaymentDispatcher(
+      app.get(PaymentRepository),
+      app.get(PaymentSettlementService),
+      provider,
+      w.t.config,
+    );
+    // The program's own worker asks every 2 s too: the stalled one is given the push until it took it.
+    await waitFor('the stalled worker holding the query', async () => {
+      await w.t.dataSource.query(`UPDATE payments SET next_attempt_at = now() WHERE id = $1`, [paymentId]);
+      void stalled.tick();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return asked.has(push.checkoutRequestId) || undefined;
+    });
+    const [held] = await w.t.dataSource.query<{ seconds: number }[]>(
+      `SELECT extract(epoch FROM next_attempt_at - now())::float AS seconds FROM payments WHERE id = $1`,
+      [paymentId],
+    );
+    // Another worker may ask from then on: the query and the token it may need, not a push's 120 s lease.
+    expect(held!.seconds).toBeGreaterThan(0);
+    expect(held!.seconds).toBeLessThanOrEqual(QUERY_LEASE_SECONDS);
+    expect(QUERY_LEASE_SECONDS * 1000).toBeGreaterThanOrEqual(2 * CALL_TIMEOUT_MS);
+    expect(QUERY_LEASE_SECONDS).toBeLessThan(90);
+
+    // The held query does not stand in the way of the payer's callback.
+    w.sandbox.respond(push.checkoutRequestId, 'success');
+    await settled(w, paymentId);
+    expect(await balanceOf(w.t.dataSource, card.card_id)).toBe(35);
   });
 
   it('keeps every card balance equal to its ledger', async () => {
