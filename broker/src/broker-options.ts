@@ -15,6 +15,7 @@ export interface ResolvedBrokerOptions {
   concurrency: number;
   saleBatchSize: number;
   saleBatchLingerMs: number;
+  saleBatchIdleLingerMs: number;
   saleFlushConcurrency: number;
   persistTimeout: number;
   backfillPaceMs: number;
@@ -49,6 +50,7 @@ export function resolveBrokerOptions(options: BrokerOptions = {}): ResolvedBroke
     concurrency: positive('concurrency', options.concurrency, 100, 1),
     saleBatchSize: positive('saleBatchSize', options.saleBatchSize, SALE_FLUSH.maxBatch, 1),
     saleBatchLingerMs: positive('saleBatchLingerMs', options.saleBatchLingerMs, SALE_FLUSH.lingerMs),
+    saleBatchIdleLingerMs: positive('saleBatchIdleLingerMs', options.saleBatchIdleLingerMs, SALE_FLUSH.idleLingerMs),
     saleFlushConcurrency: positive('saleFlushConcurrency', options.saleFlushConcurrency, SALE_FLUSH.maxInFlight, 1),
     persistTimeout: positive('persistTimeout', options.persistTimeout, 30_000),
     listenBacklog: positive('listenBacklog', options.listenBacklog, 8192, 1),

@@ -83,8 +83,13 @@ export interface BrokerOptions {
   concurrency?: number;
   /** A sale batch is flushed once this many sales wait. Default 500. */
   saleBatchSize?: number;
-  /** Milliseconds the first sale of a batch waits for company. Default 2. */
+  /** Milliseconds the first sale of a batch waits for company while sales keep coming. Default 10. */
   saleBatchLingerMs?: number;
+  /**
+   * Milliseconds it waits when it came after a quiet spell (no sale for `saleBatchLingerMs`). Default 0:
+   * it leaves with the sales of its event-loop turn, waiting for no timer.
+   */
+  saleBatchIdleLingerMs?: number;
   /**
    * Full batches (`saleBatchSize` sales) that may be persisted at the same time. Default 4. A partial batch
    * waits until no flush is in flight: what arrives during a flush goes out in the next one, so batches grow

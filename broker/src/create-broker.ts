@@ -52,6 +52,7 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
       persist: (batch) => hooks.persistSales(batch),
       maxBatch: opts.saleBatchSize,
       lingerMs: opts.saleBatchLingerMs,
+      idleLingerMs: opts.saleBatchIdleLingerMs,
       maxInFlight: opts.saleFlushConcurrency,
       maxPartialInFlight: SALE_FLUSH.maxPartialInFlight,
       timeoutMs: opts.persistTimeout,

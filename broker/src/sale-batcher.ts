@@ -5,11 +5,19 @@
  * A batch leaves when `maxBatch` items wait, when the first waiting item has lingered `lingerMs`
  * with nothing in flight, or as soon as the previous flush finishes: whatever arrived during a flight
  * goes out together in the next one, so batches grow by themselves when the database slows down.
+ * An item that arrives after a quiet spell (nothing added for `lingerMs`) lingers `idleLingerMs`
+ * instead: with 0 it leaves at the end of the event loop's turn, with the items of that turn.
  */
 export interface SaleBatcherOptions<T> {
   persist: (batch: T[]) => Promise<void>;
   maxBatch: number;
+  /** How long the first waiting item waits for company while items keep coming. */
   lingerMs: number;
+  /**
+   * How long it waits when it came after a quiet spell; default `lingerMs`. 0 waits for no timer: the
+   * batch leaves when the turn's I/O is handled (`setImmediate`).
+   */
+  idleLingerMs?: number;
   /** Batches that may be persisted at once. */
   maxInFlight: number;
   /**
@@ -34,20 +42,32 @@ interface Waiter<T> {
 
 /**
  * How sales are flushed to durable storage before their PUBACK, by the embedded broker and by the external-MQTT
- * consumer alike: up to 500 sales a flush, after at most 2 ms alone; one partial batch at a time, so that batches
- * grow with the load, and up to four full ones at once, so that the rate is not one batch per round trip
- * (docs/architecture.md, "The path of a sale").
+ * consumer alike: up to 500 sales a flush; one partial batch at a time, so that batches grow with the load, and
+ * up to four full ones at once, so that the rate is not one batch per round trip. A sale on an idle queue
+ * leaves at once (with the sales of its turn); while sales keep coming (one within 10 ms of the last), the first
+ * of a batch waits up to 10 ms for company, so that a steady trickle, such as a fleet reconnecting, makes
+ * batches of several sales instead of one each (docs/architecture.md, "The path of a sale").
  */
-export const SALE_FLUSH = { maxBatch: 500, lingerMs: 2, maxInFlight: 4, maxPartialInFlight: 1 } as const;
+export const SALE_FLUSH = {
+  maxBatch: 500,
+  lingerMs: 10,
+  idleLingerMs: 0,
+  maxInFlight: 4,
+  maxPartialInFlight: 1,
+} as const;
 
 export class SaleBatcher<T> {
   private pending: Waiter<T>[] = [];
   private flights = new Set<Waiter<T>[]>();
-  private lingerTimer: NodeJS.Timeout | null = null;
+  /** Cancels the waiting batch's linger; null when none runs. */
+  private cancelLinger: (() => void) | null = null;
+  /** When the latest item was added: the gap before the next one tells a quiet spell from a steady flow. */
+  private lastAddedAt = Number.NEGATIVE_INFINITY;
   private idleWaiters: Array<() => void> = [];
   private closed = false;
 
-  private readonly options: Required<Omit<SaleBatcherOptions<T>, 'onFlushed'>> &
+  private readonly options: Required<Omit<SaleBatcherOptions<T>, 'onFlushed' | 'idleLingerMs'>> &
+    Pick<SaleBatcherOptions<T>, 'idleLingerMs'> &
     Pick<SaleBatcherOptions<T>, 'onFlushed'>;
 
   constructor(options: SaleBatcherOptions<T>) {
@@ -74,8 +94,11 @@ export class SaleBatcher<T> {
   add(item: T): Promise<void> {
     if (this.closed) return Promise.reject(new Error('sale batcher is closed'));
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ item, addedAt: Date.now(), resolve, reject });
-      this.schedule();
+      const now = Date.now();
+      const quiet = now - this.lastAddedAt >= this.options.lingerMs;
+      this.lastAddedAt = now;
+      this.pending.push({ item, addedAt: now, resolve, reject });
+      this.schedule(quiet);
     });
   }
 
@@ -103,14 +126,23 @@ export class SaleBatcher<T> {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private schedule(): void {
-    const { maxBatch, maxInFlight, lingerMs } = this.options;
+  /** `quiet`: the newest item came after a quiet spell. */
+  private schedule(quiet: boolean): void {
+    const { maxBatch, maxInFlight, lingerMs, idleLingerMs = lingerMs } = this.options;
     while (this.pending.length >= maxBatch && this.flights.size < maxInFlight) this.flush();
-    if (this.pending.length === 0 || this.flights.size > 0 || this.lingerTimer) return;
-    this.lingerTimer = setTimeout(() => {
-      this.lingerTimer = null;
+    if (this.pending.length === 0 || this.flights.size > 0 || this.cancelLinger) return;
+    const lingered = () => {
+      this.cancelLinger = null;
       if (this.flights.size === 0 && this.pending.length > 0) this.flush();
-    }, lingerMs);
+    };
+    const wait = quiet ? idleLingerMs : lingerMs;
+    if (wait === 0 && quiet) {
+      const immediate = setImmediate(lingered);
+      this.cancelLinger = () => clearImmediate(immediate);
+    } else {
+      const timer = setTimeout(lingered, wait);
+      this.cancelLinger = () => clearTimeout(timer);
+    }
   }
 
   private flush(): void {
@@ -160,8 +192,8 @@ export class SaleBatcher<T> {
   }
 
   private clearLinger(): void {
-    if (this.lingerTimer) clearTimeout(this.lingerTimer);
-    this.lingerTimer = null;
+    this.cancelLinger?.();
+    this.cancelLinger = null;
   }
 }
 

@@ -121,6 +121,40 @@ describe('SaleBatcher', () => {
     await expect(b.add(1)).rejects.toThrow('timed out');
   });
 
+  it("sends an item that comes to an idle queue at the end of its turn, with that turn's items, waiting for no timer", async () => {
+    const persist = jest.fn(async (_items: number[]) => {});
+    const b = batcher(persist, { lingerMs: 60_000, idleLingerMs: 0 });
+    const added = [b.add(1), b.add(2)];
+    expect(persist).not.toHaveBeenCalled();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(persist).toHaveBeenCalledWith([1, 2]);
+    await Promise.all(added);
+  });
+
+  it('lets the first item of a batch wait the linger for company while items keep coming', async () => {
+    const persist = jest.fn(async (_items: number[]) => {});
+    const b = batcher(persist, { maxBatch: 3, lingerMs: 60_000, idleLingerMs: 0 });
+    await b.add(1);
+    // Within the linger of the last item: a steady flow, so the next one waits for company.
+    const steady = b.add(2);
+    await sleep(30);
+    expect(persist).toHaveBeenCalledTimes(1);
+    const rest = [b.add(3), b.add(4)];
+    await Promise.all([steady, ...rest]);
+    expect(persist.mock.calls.map(([items]) => items)).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('counts a gap of the linger as a quiet spell: the next item leaves at once again', async () => {
+    const persist = jest.fn(async (_items: number[]) => {});
+    const b = batcher(persist, { lingerMs: 30, idleLingerMs: 0 });
+    await b.add(1);
+    await sleep(60);
+    const next = b.add(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(persist).toHaveBeenLastCalledWith([2]);
+    await next;
+  });
+
   it('drains what is waiting on close and refuses new items', async () => {
     const persist = jest.fn(async (_items: number[]) => {});
     const b = batcher(persist, { lingerMs: 60_000 });

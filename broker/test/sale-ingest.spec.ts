@@ -124,7 +124,8 @@ describe('sales over MQTT', () => {
   it('gives no PUBACK for any sale of a batch whose persistSales rejected, and drops those connections', async () => {
     const { calls, persistSales } = heldPersistSales();
     const { hooks } = createFakeHooks({ persistSales });
-    const broker = await harness.start({ saleBatchLingerMs: 20 }, hooks);
+    // Both sales wait for each other even on an idle queue, so that they share one batch.
+    const broker = await harness.start({ saleBatchLingerMs: 20, saleBatchIdleLingerMs: 20 }, hooks);
     const [a, b] = await Promise.all([harness.machine('ESP001'), harness.machine('ESP002')]);
     const outcomes = Promise.all([
       publishOutcome(a!, buildSalesTopic('ESP001'), sale('a1')),
