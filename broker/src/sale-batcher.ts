@@ -5,17 +5,21 @@
  * A batch leaves when `maxBatch` items wait, when the first waiting item has lingered `lingerMs`
  * with nothing in flight, or as soon as the previous flush finishes: whatever arrived during a flight
  * goes out together in the next one, so batches grow by themselves when the database slows down.
- * An item that arrives after a quiet spell (nothing added for `lingerMs`) lingers `idleLingerMs`
- * instead: with 0 it leaves at the end of the event loop's turn, with the items of that turn.
+ * With `idleLingerMs` set, the linger follows the flow: an item that arrives after a quiet spell
+ * (nothing added for `lingerMs`) lingers `idleLingerMs` (with 0, it leaves at the end of the event
+ * loop's turn, with the items of that turn); while items keep coming, the first of a batch waits for
+ * about `COMPANY` more at the recent pace, at most `lingerMs`. A trickle of a few hundred a second then
+ * makes batches of several items, while a fast flow, whose batches grow during the flights anyway,
+ * waits a millisecond or so.
  */
 export interface SaleBatcherOptions<T> {
   persist: (batch: T[]) => Promise<void>;
   maxBatch: number;
-  /** How long the first waiting item waits for company while items keep coming. */
+  /** How long the first waiting item waits for company; with `idleLingerMs`, the most it waits. */
   lingerMs: number;
   /**
-   * How long it waits when it came after a quiet spell; default `lingerMs`. 0 waits for no timer: the
-   * batch leaves when the turn's I/O is handled (`setImmediate`).
+   * Makes the linger follow the flow: how long an item waits that came after a quiet spell. 0 waits for
+   * no timer: the batch leaves when the turn's I/O is handled (`setImmediate`). Unset: always `lingerMs`.
    */
   idleLingerMs?: number;
   /** Batches that may be persisted at once. */
@@ -45,8 +49,9 @@ interface Waiter<T> {
  * consumer alike: up to 500 sales a flush; one partial batch at a time, so that batches grow with the load, and
  * up to four full ones at once, so that the rate is not one batch per round trip. A sale on an idle queue
  * leaves at once (with the sales of its turn); while sales keep coming (one within 10 ms of the last), the first
- * of a batch waits up to 10 ms for company, so that a steady trickle, such as a fleet reconnecting, makes
- * batches of several sales instead of one each (docs/architecture.md, "The path of a sale").
+ * of a batch waits for about eight more at the recent pace, at most 10 ms, so that a steady trickle, such as a
+ * fleet reconnecting, makes batches of several sales instead of one each (docs/architecture.md, "The path of
+ * a sale").
  */
 export const SALE_FLUSH = {
   maxBatch: 500,
@@ -56,6 +61,11 @@ export const SALE_FLUSH = {
   maxPartialInFlight: 1,
 } as const;
 
+/** With a linger that follows the flow, how many more items the first of a batch waits for, at the recent pace. */
+export const COMPANY = 8;
+/** Weight of the newest gap between two items in their running average. */
+const GAP_WEIGHT = 0.25;
+
 export class SaleBatcher<T> {
   private pending: Waiter<T>[] = [];
   private flights = new Set<Waiter<T>[]>();
@@ -63,6 +73,8 @@ export class SaleBatcher<T> {
   private cancelLinger: (() => void) | null = null;
   /** When the latest item was added: the gap before the next one tells a quiet spell from a steady flow. */
   private lastAddedAt = Number.NEGATIVE_INFINITY;
+  /** Running average of the gaps between items that kept coming (ms); null after a quiet spell. */
+  private gapMs: number | null = null;
   private idleWaiters: Array<() => void> = [];
   private closed = false;
 
@@ -95,7 +107,9 @@ export class SaleBatcher<T> {
     if (this.closed) return Promise.reject(new Error('sale batcher is closed'));
     return new Promise<void>((resolve, reject) => {
       const now = Date.now();
-      const quiet = now - this.lastAddedAt >= this.options.lingerMs;
+      const gap = now - this.lastAddedAt;
+      const quiet = gap >= this.options.lingerMs;
+      this.gapMs = quiet ? null : this.gapMs === null ? gap : this.gapMs + GAP_WEIGHT * (gap - this.gapMs);
       this.lastAddedAt = now;
       this.pending.push({ item, addedAt: now, resolve, reject });
       this.schedule(quiet);
@@ -135,8 +149,9 @@ export class SaleBatcher<T> {
       this.cancelLinger = null;
       if (this.flights.size === 0 && this.pending.length > 0) this.flush();
     };
-    const wait = quiet ? idleLingerMs : lingerMs;
-    if (wait === 0 && quiet) {
+    const adaptive = this.options.idleLingerMs !== undefined;
+    const wait = !adaptive ? lingerMs : quiet ? idleLingerMs : Math.min(lingerMs, COMPANY * (this.gapMs ?? 0));
+    if (wait === 0 && adaptive) {
       const immediate = setImmediate(lingered);
       this.cancelLinger = () => clearImmediate(immediate);
     } else {

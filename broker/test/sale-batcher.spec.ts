@@ -1,5 +1,5 @@
-import { describe, expect, it, jest } from '@jest/globals';
-import { SaleBatcher, type SaleBatcherOptions } from '../src/sale-batcher.js';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { COMPANY, SaleBatcher, type SaleBatcherOptions } from '../src/sale-batcher.js';
 import { deferred, sleep, waitFor, type Deferred } from './support/broker-harness.js';
 
 /** A persist function whose calls stay open until the test settles them. */
@@ -121,40 +121,6 @@ describe('SaleBatcher', () => {
     await expect(b.add(1)).rejects.toThrow('timed out');
   });
 
-  it("sends an item that comes to an idle queue at the end of its turn, with that turn's items, waiting for no timer", async () => {
-    const persist = jest.fn(async (_items: number[]) => {});
-    const b = batcher(persist, { lingerMs: 60_000, idleLingerMs: 0 });
-    const added = [b.add(1), b.add(2)];
-    expect(persist).not.toHaveBeenCalled();
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(persist).toHaveBeenCalledWith([1, 2]);
-    await Promise.all(added);
-  });
-
-  it('lets the first item of a batch wait the linger for company while items keep coming', async () => {
-    const persist = jest.fn(async (_items: number[]) => {});
-    const b = batcher(persist, { maxBatch: 3, lingerMs: 60_000, idleLingerMs: 0 });
-    await b.add(1);
-    // Within the linger of the last item: a steady flow, so the next one waits for company.
-    const steady = b.add(2);
-    await sleep(30);
-    expect(persist).toHaveBeenCalledTimes(1);
-    const rest = [b.add(3), b.add(4)];
-    await Promise.all([steady, ...rest]);
-    expect(persist.mock.calls.map(([items]) => items)).toEqual([[1], [2, 3, 4]]);
-  });
-
-  it('counts a gap of the linger as a quiet spell: the next item leaves at once again', async () => {
-    const persist = jest.fn(async (_items: number[]) => {});
-    const b = batcher(persist, { lingerMs: 30, idleLingerMs: 0 });
-    await b.add(1);
-    await sleep(60);
-    const next = b.add(2);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(persist).toHaveBeenLastCalledWith([2]);
-    await next;
-  });
-
   it('drains what is waiting on close and refuses new items', async () => {
     const persist = jest.fn(async (_items: number[]) => {});
     const b = batcher(persist, { lingerMs: 60_000 });
@@ -176,5 +142,65 @@ describe('SaleBatcher', () => {
     await expect(waiting).rejects.toThrow('shutting down');
     calls[0]!.done.resolve();
     expect(b.inFlightCount).toBe(0);
+  });
+});
+
+describe('SaleBatcher with a linger that follows the flow (idleLingerMs set)', () => {
+  beforeEach(() => {
+    jest.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+  const flushed = (persist: jest.Mock<(items: number[]) => Promise<void>>) =>
+    persist.mock.calls.map(([items]) => items);
+
+  it("sends an item that comes to an idle queue at the end of its turn, with that turn's items, waiting for no timer", async () => {
+    const persist = jest.fn(async (_items: number[]) => {});
+    const b = batcher(persist, { lingerMs: 10, idleLingerMs: 0 });
+    const added = [b.add(1), b.add(2)];
+    expect(persist).not.toHaveBeenCalled();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(flushed(persist)).toEqual([[1, 2]]);
+    await Promise.all(added);
+  });
+
+  it(`lets the first item of a batch wait for about ${COMPANY} more at the pace of those before it`, async () => {
+    const persist = jest.fn(async (_items: number[]) => {});
+    const b = batcher(persist, { lingerMs: 1_000, idleLingerMs: 0 });
+    const added = [b.add(1)];
+    await jest.advanceTimersByTimeAsync(20);
+    // 20 ms after the last one: a steady flow, so this one waits COMPANY × 20 ms for company.
+    added.push(b.add(2));
+    await jest.advanceTimersByTimeAsync(COMPANY * 20 - 1);
+    added.push(b.add(3));
+    expect(flushed(persist)).toEqual([[1]]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(flushed(persist)).toEqual([[1], [2, 3]]);
+    await Promise.all(added);
+  });
+
+  it('waits no longer than lingerMs, however slow the pace', async () => {
+    const persist = jest.fn(async (_items: number[]) => {});
+    const b = batcher(persist, { lingerMs: 100, idleLingerMs: 0 });
+    const added = [b.add(1)];
+    await jest.advanceTimersByTimeAsync(60);
+    added.push(b.add(2));
+    await jest.advanceTimersByTimeAsync(99);
+    expect(flushed(persist)).toEqual([[1]]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(flushed(persist)).toEqual([[1], [2]]);
+    await Promise.all(added);
+  });
+
+  it('counts a gap of lingerMs as a quiet spell: the next item leaves at once again', async () => {
+    const persist = jest.fn(async (_items: number[]) => {});
+    const b = batcher(persist, { lingerMs: 30, idleLingerMs: 0 });
+    const added = [b.add(1)];
+    await jest.advanceTimersByTimeAsync(30);
+    added.push(b.add(2));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(flushed(persist)).toEqual([[1], [2]]);
+    await Promise.all(added);
   });
 });
