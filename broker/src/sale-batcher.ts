@@ -79,8 +79,7 @@ export class SaleBatcher<T> {
   private closed = false;
 
   private readonly options: Required<Omit<SaleBatcherOptions<T>, 'onFlushed' | 'idleLingerMs'>> &
-    Pick<SaleBatcherOptions<T>, 'idleLingerMs'> &
-    Pick<SaleBatcherOptions<T>, 'onFlushed'>;
+    Pick<SaleBatcherOptions<T>, 'onFlushed' | 'idleLingerMs'>;
 
   constructor(options: SaleBatcherOptions<T>) {
     const maxInFlight = Math.max(1, options.maxInFlight);
@@ -142,16 +141,17 @@ export class SaleBatcher<T> {
 
   /** `quiet`: the newest item came after a quiet spell. */
   private schedule(quiet: boolean): void {
-    const { maxBatch, maxInFlight, lingerMs, idleLingerMs = lingerMs } = this.options;
+    const { maxBatch, maxInFlight, lingerMs, idleLingerMs } = this.options;
     while (this.pending.length >= maxBatch && this.flights.size < maxInFlight) this.flush();
     if (this.pending.length === 0 || this.flights.size > 0 || this.cancelLinger) return;
     const lingered = () => {
       this.cancelLinger = null;
       if (this.flights.size === 0 && this.pending.length > 0) this.flush();
     };
-    const adaptive = this.options.idleLingerMs !== undefined;
+    // Unset, the linger is fixed: `lingerMs` on a timer, as the worker's writes use it.
+    const adaptive = idleLingerMs !== undefined;
     const wait = !adaptive ? lingerMs : quiet ? idleLingerMs : Math.min(lingerMs, COMPANY * (this.gapMs ?? 0));
-    if (wait === 0 && adaptive) {
+    if (adaptive && wait === 0) {
       const immediate = setImmediate(lingered);
       this.cancelLinger = () => clearImmediate(immediate);
     } else {
