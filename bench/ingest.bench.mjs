@@ -13,7 +13,8 @@
 // how late they sent. The program runs as two processes (api+broker, worker) unless BENCH_SPLIT=false.
 // CPU of every process from /proc, as a share of one core; memory as peak RSS (PSS summed for PostgreSQL).
 // BENCH_PROFILE=DIR writes V8 CPU profiles of the server processes and the generators into DIR.
-// BENCH_PHASES=open,closed chooses the phases.
+// BENCH_PHASES=open,closed chooses the phases. BENCH_WORKER_NICE=N runs the worker process at that
+// niceness, for experiments with how the two cores are shared (docs/performance.md).
 // 4. BENCH_MODES=embedded,external: the same phases again with MQTT_MODE=external, the machines on a Mosquitto of
 //    the run's own (docs/external-mqtt.md) on a fresh database, against the same baselines. A machine without
 //    Debian's mosquitto package runs the embedded mode alone and says so.
@@ -39,6 +40,7 @@ const LOAD = Number(process.env.BENCH_LOAD ?? 0.5);
 const FIXED_RATE = Number(process.env.BENCH_RATE ?? 0);
 const GENERATORS = Number(process.env.BENCH_GENERATORS ?? 2);
 const NICE = process.env.BENCH_GENERATOR_NICE === 'true';
+const WORKER_NICE = Number(process.env.BENCH_WORKER_NICE ?? 0);
 const BASELINE_ROWS = Number(process.env.BENCH_BASELINE_ROWS ?? 100_000);
 const SPLIT = process.env.BENCH_SPLIT !== 'false';
 const PHASES = (process.env.BENCH_PHASES ?? 'open,closed').split(',');
@@ -80,6 +82,7 @@ async function startStack(mode) {
   procs = SPLIT
     ? [await startProcess({ ...env, APP_ROLES: 'api,broker' }), await startProcess({ ...env, APP_ROLES: 'worker' })]
     : [await startProcess(env)];
+  if (WORKER_NICE && SPLIT) setPriority(procs[1].child.pid, WORKER_NICE);
   front = procs[0];
   const base = `http://127.0.0.1:${front.httpPort}`;
   machines = await provisionMachines(base, await adminToken(base), MACHINES, 'BENCH');
