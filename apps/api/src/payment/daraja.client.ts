@@ -42,6 +42,8 @@ interface DarajaErrorBody {
 @Injectable()
 export class DarajaClient implements MobileMoneyProvider {
   readonly name = 'mpesa' as const;
+  /** The query and the OAuth token it may need: two calls at most. */
+  readonly longestQueryMs = 2 * CALL_TIMEOUT_MS;
   private token?: { value: string; expiresAt: number };
   private renewing?: Promise<string>;
   /** Tokens fetched, for the operator's metrics and the tests that prove the cache. */

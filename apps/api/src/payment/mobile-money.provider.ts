@@ -4,6 +4,11 @@
  */
 export interface MobileMoneyProvider {
   readonly name: 'mpesa';
+  /**
+   * The longest a status query can take, the token it may need first included: how long a worker holds a
+   * claimed query before another may ask again (docs/mobile-money.md, "Exactly once").
+   */
+  readonly longestQueryMs: number;
   /** The phone in the provider's own form (Daraja: 2547XXXXXXXX), or null when it cannot reach it. */
   toMsisdn(phoneNumber: string): string | null;
   /** Asks the payer's phone to pay (an STK push). Throws ProviderError when not accepted. */

@@ -26,6 +26,7 @@ function dispatcher(markPushed: () => Promise<void>) {
     },
   } as unknown as PaymentRepository;
   const provider = {
+    longestQueryMs: 60_000,
     registerPaybillUrls: async () => undefined,
     requestPayment: async () => {
       calls.requests++;

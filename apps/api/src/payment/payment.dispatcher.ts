@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { mustWaitForDatabase } from '../common/pg-errors.js';
 import { RepeatingRound, ThrottledWarning } from '../common/repeating-round.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { CALL_TIMEOUT_MS } from './daraja.client.js';
 import { MOBILE_MONEY_PROVIDER, ProviderError, type MobileMoneyProvider } from './mobile-money.provider.js';
 import { PaymentSettlementService } from './payment-settlement.service.js';
 import { PaymentRepository, type StoredPayment } from './payment.repository.js';
@@ -12,13 +11,14 @@ const PER_TICK = 50;
 /** How long a worker holds a claimed push before another may take it over. */
 const LEASE_SECONDS = 120;
 /**
- * How long a worker holds a claimed status query: the query and the OAuth token it may need, two calls
- * at most. Asking twice is harmless (a query only reads, and a payment settles once), so a query whose
- * worker stopped is taken over as soon as its call must have ended, not after a push's lease: the fault
- * suite found a payment whose callback was lost and whose worker was killed mid-query still pending two
- * minutes later.
+ * How long a worker holds a claimed status query: as long as the provider's longest query can take (Daraja:
+ * the query and the OAuth token it may need, two calls). Asking twice is harmless (a query only reads, and a
+ * payment settles once), so a query whose worker stopped is taken over as soon as its call must have ended,
+ * not after a push's lease: the fault suite found a payment whose callback was lost and whose worker was
+ * killed mid-query still pending two minutes later.
  */
-export const QUERY_LEASE_SECONDS = (2 * CALL_TIMEOUT_MS) / 1000;
+export const queryLeaseSeconds = (provider: Pick<MobileMoneyProvider, 'longestQueryMs'>) =>
+  Math.ceil(provider.longestQueryMs / 1000);
 const PUSH_ATTEMPTS = 5;
 const PUSH_RETRY_MS = 5_000;
 /** How often an accepted push's CheckoutRequestID is written again while PostgreSQL is unavailable. */
@@ -81,7 +81,7 @@ export class PaymentDispatcher implements OnApplicationBootstrap, OnModuleDestro
     }
     await Promise.all(claimed.map((p) => this.push(p)));
     if (this.rounds.stopped) return;
-    const due = await this.payments.claimQueries(PER_TICK, QUERY_LEASE_SECONDS);
+    const due = await this.payments.claimQueries(PER_TICK, queryLeaseSeconds(this.provider));
     await Promise.all(due.map((q) => this.query(q.id, q.checkoutRequestId)));
   }
 
