@@ -235,7 +235,9 @@ describe('cards: Add Card from float, Card Information Summary and the Registere
       const details = page.getByRole('region', { name: `Card ${first}` });
       await details.getByText('TZS 800').waitFor();
       await details.getByRole('heading', { name: 'Transaction History' }).waitFor();
+      // The heading comes at once, the table with the card's history: wait for its rows before reading it.
       const history = details.getByRole('table');
+      await history.locator('tbody tr').first().waitFor();
       expect(await history.locator('thead th').allInnerTexts()).toEqual([
         'Transaction ID',
         'Amount',
@@ -406,6 +408,7 @@ describe('cards: Add Card from float, Card Information Summary and the Registere
       await details.getByText('TZS 800').first().waitFor();
       await details.getByRole('heading', { name: 'Historia ya Miamala' }).waitFor();
       const history = details.getByRole('table');
+      await history.locator('tbody tr').first().waitFor();
       expect(await history.locator('thead th').allInnerTexts()).toEqual([
         'Namba ya Muamala',
         'Kiasi',

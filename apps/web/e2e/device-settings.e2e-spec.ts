@@ -188,6 +188,7 @@ describe('Manage Devices and Device Settings: Wi-Fi, tariffs, and whether the ma
         expect(await form.getByLabel(label).inputValue()).toBe('');
       }
       const box = page.getByRole('region', { name: 'Newly Inserted Tariffs' });
+      await box.locator('dd').nth(3).waitFor();
       expect(await box.locator('dd').allInnerTexts()).toEqual(['50', '40', '1.5', '1.25']);
       // The previous values are now the inserted ones.
       const previous = page.getByLabel('Previous tariffs');

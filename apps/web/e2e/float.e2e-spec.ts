@@ -71,7 +71,9 @@ describe('float: Request Float, Float Approval, and the live notice on the manag
       expect(await colorOf(success)).toBe(GREEN);
       expect(await page.getByLabel('Request Float Amount').inputValue()).toBe('');
 
+      // The history replaces 'No float requests found.' once it is fetched again, which may be after the message.
       const table = page.getByRole('table');
+      await table.waitFor();
       expect(await table.locator('thead th').allInnerTexts()).toEqual([
         'Requested Amount',
         'Approved Amount',
