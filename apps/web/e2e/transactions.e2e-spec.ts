@@ -85,6 +85,14 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
       .allInnerTexts();
   };
   const position = (page: Page) => page.locator('.pagination-position').innerText();
+  /**
+   * The pager shows `label` and the table holds that page's own rows. While a page loads, the previous page's
+   * rows stay on screen (numbered for the new page) with the table marked busy.
+   */
+  const atPage = async (page: Page, label: string) => {
+    await page.getByText(label).waitFor();
+    await page.locator('.table-wrap:not([aria-busy])').waitFor();
+  };
   const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 
   it(
@@ -105,20 +113,20 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
       expect(await button(page, 'Next').isDisabled()).toBe(false);
 
       await button(page, 'Next').click();
-      await page.getByText('Page 2 of 3').waitFor();
+      await atPage(page, 'Page 2 of 3');
       await page.getByRole('cell', { name: '11', exact: true }).waitFor();
       expect((await column(page, 'SN'))[9]).toBe('20');
       expect(await button(page, 'Previous').isDisabled()).toBe(false);
 
       await button(page, 'Next').click();
-      await page.getByText('Page 3 of 3').waitFor();
+      await atPage(page, 'Page 3 of 3');
       await page.getByRole('cell', { name: '30', exact: true }).waitFor();
       expect(await button(page, 'Next').isDisabled()).toBe(true);
       // The oldest sale is last.
       expect((await column(page, 'Price'))[9]).toBe(money(priceOf(0)));
 
       await button(page, 'Previous').click();
-      await page.getByText('Page 2 of 3').waitFor();
+      await atPage(page, 'Page 2 of 3');
       expect(pageErrors).toEqual([]);
     },
     TEST_TIMEOUT,
@@ -131,20 +139,20 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
       const perPage = page.getByLabel('Rows per page');
       expect(await perPage.locator('option').allInnerTexts()).toEqual(['10', '25', '50', '100', '500', '1000']);
       await button(page, 'Next').click();
-      await page.getByText('Page 2 of 3').waitFor();
+      await atPage(page, 'Page 2 of 3');
 
       await perPage.selectOption('25');
-      await page.getByText('Page 1 of 2').waitFor();
+      await atPage(page, 'Page 1 of 2');
       await page.getByRole('cell', { name: '25', exact: true }).waitFor();
       expect(await rows(page).count()).toBe(25);
       await button(page, 'Next').click();
-      await page.getByText('Page 2 of 2').waitFor();
+      await atPage(page, 'Page 2 of 2');
       await page.getByRole('cell', { name: '26', exact: true }).waitFor();
       expect(await rows(page).count()).toBe(5);
       expect(await button(page, 'Next').isDisabled()).toBe(true);
 
       await perPage.selectOption('50');
-      await page.getByText('Page 1 of 1').waitFor();
+      await atPage(page, 'Page 1 of 1');
       await page.getByRole('cell', { name: '30', exact: true }).waitFor();
       expect(await rows(page).count()).toBe(30);
       expect(await button(page, 'Previous').isDisabled()).toBe(true);
@@ -158,14 +166,14 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
     async () => {
       const { page } = await openTable('coin');
       await button(page, 'Next').click();
-      await page.getByText('Page 2 of 3').waitFor();
+      await atPage(page, 'Page 2 of 3');
 
       const requests: string[] = [];
       page.on('request', (request) => {
         if (request.url().includes('/coin-transactions')) requests.push(request.url());
       });
       await button(page, 'Price').click();
-      await page.getByText('Page 1 of 3').waitFor();
+      await atPage(page, 'Page 1 of 3');
       await page.getByRole('cell', { name: money(100), exact: true }).waitFor();
       expect(await column(page, 'Price')).toEqual(Array.from({ length: 10 }, (_, i) => money((i + 1) * 100)));
       expect(await page.getByRole('columnheader', { name: 'Price' }).getAttribute('aria-sort')).toBe('ascending');
@@ -180,12 +188,12 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
       // The last page of the descending order ends with the cheapest sale.
       await button(page, 'Next').click();
       await button(page, 'Next').click();
-      await page.getByText('Page 3 of 3').waitFor();
+      await atPage(page, 'Page 3 of 3');
       await page.getByRole('cell', { name: money(100), exact: true }).waitFor();
 
       // Another column starts ascending again: the oldest sale first.
       await button(page, 'Date').click();
-      await page.getByText('Page 1 of 3').waitFor();
+      await atPage(page, 'Page 1 of 3');
       await page.waitForFunction(
         (first) => document.querySelector('tbody tr td:nth-child(2)')?.textContent === first,
         money(priceOf(0)),
@@ -200,7 +208,7 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
     async () => {
       const { page } = await openTable('coin');
       await button(page, 'Next').click();
-      await page.getByText('Page 2 of 3').waitFor();
+      await atPage(page, 'Page 2 of 3');
       await page.getByLabel('Start Date').fill(daysBefore(3));
       await page.getByLabel('End Date').fill(daysBefore(1));
       await button(page, 'Filter').click();
@@ -209,7 +217,7 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
 
       await page.getByLabel('End Date').fill(businessDay());
       await button(page, 'Filter').click();
-      await page.getByText('Page 1 of 3').waitFor();
+      await atPage(page, 'Page 1 of 3');
       const shown = (await column(page, 'Date'))[0];
       // The day on the app's clock (Dar es Salaam), written as the browser writes dates in English.
       const expected = await page.evaluate((iso) => {
@@ -258,7 +266,7 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
     async () => {
       const { page } = await openTable('coin');
       await button(page, 'Next').click();
-      await page.getByText('Page 2 of 3').waitFor();
+      await atPage(page, 'Page 2 of 3');
       await page.getByRole('cell', { name: '11', exact: true }).waitFor();
       const visiblePrices = await column(page, 'Price');
 
@@ -408,19 +416,19 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
       expect(await page.getByRole('button', { name: /^First/ }).isDisabled()).toBe(true);
 
       await page.getByRole('button', { name: /^Last/ }).click();
-      await page.getByText(`Page ${pages} of ${pages}`).waitFor();
+      await atPage(page, `Page ${pages} of ${pages}`);
       await page.getByRole('cell', { name: String((pages - 1) * 10 + 1), exact: true }).waitFor();
       expect(await page.getByRole('button', { name: /^Last/ }).isDisabled()).toBe(true);
       expect(await button(page, 'Next').isDisabled()).toBe(true);
 
       await page.getByRole('button', { name: /^First/ }).click();
-      await page.getByText(`Page 1 of ${pages}`).waitFor();
+      await atPage(page, `Page 1 of ${pages}`);
       await page.getByRole('cell', { name: '1', exact: true }).waitFor();
 
       const jump = page.getByLabel('Go to page');
       await jump.fill('2');
       await button(page, 'Go').click();
-      await page.getByText(`Page 2 of ${pages}`).waitFor();
+      await atPage(page, `Page 2 of ${pages}`);
       await page.getByRole('cell', { name: '11', exact: true }).waitFor();
 
       await jump.fill(String(pages + 1));
@@ -429,7 +437,7 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
       expect(await position(page)).toBe(`Page 2 of ${pages}`);
       await jump.fill('3');
       await jump.press('Enter');
-      await page.getByText(`Page 3 of ${pages}`).waitFor();
+      await atPage(page, `Page 3 of ${pages}`);
       await page.getByRole('cell', { name: '21', exact: true }).waitFor();
       expect(pageErrors).toEqual([]);
     },
