@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import type { RunningServer } from '../../api/test/support/server-process.js';
-import { openTab, PHONE, SETUP_TIMEOUT, signIn, TEST_TIMEOUT, type Tab } from './support/browser.js';
+import { openTab, PHONE, SETUP_TIMEOUT, signIn, tableSettled, TEST_TIMEOUT, type Tab } from './support/browser.js';
 import { closeSuite, openSuite } from './support/suite.js';
 import { chooseLanguage } from './support/language.js';
 import { MqttMachine } from './support/mqtt-machine.js';
@@ -129,7 +129,7 @@ describe('machine activity, the audit trail, and the new screens on a phone', ()
       const byEntity = filtered('entity=wifi');
       await page.getByRole('button', { name: 'Filter' }).click();
       await byEntity;
-      await page.locator('.table-wrap:not([aria-busy])').waitFor();
+      await tableSettled(page);
       const rows = table.locator('tbody tr');
       await rows.filter({ hasText: 'Audit-Net' }).first().waitFor();
       expect(new Set(await table.locator('tbody td[data-label="Entity"]').allInnerTexts())).toEqual(new Set(['Wi-Fi']));
@@ -144,7 +144,7 @@ describe('machine activity, the audit trail, and the new screens on a phone', ()
       const byActor = filtered('actorId=');
       await page.getByRole('button', { name: 'Filter' }).click();
       await byActor;
-      await page.locator('.table-wrap:not([aria-busy])').waitFor();
+      await tableSettled(page);
       const actors = new Set(await table.locator('tbody td[data-label="Actor"]').allInnerTexts());
       expect([...actors].every((name) => name.includes(manager.lastName))).toBe(true);
 

@@ -12,6 +12,7 @@ import {
   SETUP_TIMEOUT,
   signIn,
   STEP_TIMEOUT,
+  tableSettled,
   TEST_TIMEOUT,
   type Tab,
 } from './support/browser.js';
@@ -85,13 +86,10 @@ describe('machine transactions: paging, sorting, rows per page, dates and export
       .allInnerTexts();
   };
   const position = (page: Page) => page.locator('.pagination-position').innerText();
-  /**
-   * The pager shows `label` and the table holds that page's own rows. While a page loads, the previous page's
-   * rows stay on screen (numbered for the new page) with the table marked busy.
-   */
+  /** The pager shows `label` and the table holds that page's own rows, not the previous page's kept while it loads. */
   const atPage = async (page: Page, label: string) => {
     await page.getByText(label).waitFor();
-    await page.locator('.table-wrap:not([aria-busy])').waitFor();
+    await tableSettled(page);
   };
   const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 

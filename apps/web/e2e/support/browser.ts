@@ -48,6 +48,14 @@ export function waitForPath(page: Page, path: string): Promise<void> {
   return page.waitForURL((url) => url.pathname === path);
 }
 
+/**
+ * Waits until the page's table shows the rows it asked for last. A paged list keeps its previous rows on screen,
+ * marked `aria-busy`, while the next ones load.
+ */
+export function tableSettled(page: Page): Promise<void> {
+  return page.locator('.table-wrap:not([aria-busy])').waitFor();
+}
+
 /** Signs in through the /login form, as a user would, and waits for the landing route. */
 export async function signIn(page: Page, identifier: string, password: string, landing: string): Promise<void> {
   await page.goto('/login');

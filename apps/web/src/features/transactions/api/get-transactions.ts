@@ -33,6 +33,9 @@ export interface TransactionsQuery<K extends TransactionKind = TransactionKind> 
 export interface TransactionsPage<K extends TransactionKind> {
   data: TransactionRow<K>[];
   total: number;
+  /** The page and page size these rows were asked for: they keep their own numbers while the next page loads. */
+  page: number;
+  limit: number;
 }
 
 export async function getTransactions<K extends TransactionKind>(
@@ -46,7 +49,7 @@ export async function getTransactions<K extends TransactionKind>(
       ? await callApi(salesViewRoutes.cardTransactions, { params, query })
       : await callApi(salesViewRoutes.coinTransactions, { params, query });
   // The route answers with the rows of `kind`.
-  return page as TransactionsPage<K>;
+  return { ...(page as Omit<TransactionsPage<K>, 'page' | 'limit'>), page: query.page, limit: query.limit };
 }
 
 export const getTransactionsQueryOptions = <K extends TransactionKind>(

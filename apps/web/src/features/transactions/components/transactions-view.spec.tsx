@@ -87,6 +87,27 @@ describe('the coin-based transactions of a machine', () => {
     await waitFor(() => expect(position()).toBe('Page 2 of 3'));
   });
 
+  it('keeps the numbers of the rows on screen while the next page loads', async () => {
+    const user = await renderCoinSales();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    server.answer(async (request) => {
+      if (request.query.page === '2') await held;
+      return coinPage(request);
+    });
+
+    await user.click(button('Next'));
+    await waitFor(() => expect(position()).toBe('Page 2 of 3'));
+    await waitFor(() => expect(lastQuery()).toMatchObject({ page: '2' }));
+    // Page 1's rows, dimmed while page 2 loads, are still numbered 1 to 10.
+    expect(screen.getByRole('table').closest('[aria-busy]')).toBeTruthy();
+    expect(shownRows().map((row) => row[0])).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+
+    release();
+    await waitFor(() => expect(shownRows()[0][0]).toBe('11'));
+    expect(screen.getByRole('table').closest('[aria-busy]')).toBeNull();
+  });
+
   it('sorts on the server by a header: ascending first, then descending, back on page 1', async () => {
     const user = await renderCoinSales();
     await user.click(button('Next'));

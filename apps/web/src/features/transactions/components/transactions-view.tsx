@@ -77,7 +77,9 @@ export function TransactionsView<K extends TransactionKind>({ kind, machineId }:
   };
 
   const rows = result.data?.data ?? [];
-  const firstSn = (page - 1) * limit + 1;
+  // Numbered by the page they belong to: while the next page loads, the previous one stays on screen as it was.
+  const shown = result.data ?? { page, limit };
+  const firstSn = (shown.page - 1) * shown.limit + 1;
 
   // 'Current Page': the rows on screen, written in the browser (the server's export has no paging).
   const exportPage = () => {
