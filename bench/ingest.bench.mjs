@@ -14,11 +14,15 @@
 // CPU of every process from /proc, as a share of one core; memory as peak RSS (PSS summed for PostgreSQL).
 // BENCH_PROFILE=DIR writes V8 CPU profiles of the server processes and the generators into DIR.
 // BENCH_PHASES=open,closed chooses the phases. BENCH_WORKER_NICE=N runs the worker process at that
-// niceness, for experiments with how the two cores are shared (docs/performance.md).
+// niceness, and BENCH_BROKER_FIFO=true the api+broker process under the real-time SCHED_FIFO policy (root or
+// CAP_SYS_NICE), for experiments with how the two cores are shared (docs/performance.md). BENCH_TIMELINE=true prints
+// the PUBACK latency of the sales due in each BENCH_TIMELINE_MS (1000) of the measured phase, by epoch ms, to be laid
+// beside the logs of BENCH_LOG_DIR. In embedded mode the broker's own histogram of a live sale's wait until durable
+// (wv_broker_sale_durable_seconds, read from /api/metrics before and after each phase) is reported beside the PUBACK.
 // 4. BENCH_MODES=embedded,external: the same phases again with MQTT_MODE=external, the machines on a Mosquitto of
 //    the run's own (docs/external-mqtt.md) on a fresh database, against the same baselines. A machine without
 //    Debian's mosquitto package runs the embedded mode alone and says so.
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -41,10 +45,13 @@ const FIXED_RATE = Number(process.env.BENCH_RATE ?? 0);
 const GENERATORS = Number(process.env.BENCH_GENERATORS ?? 2);
 const NICE = process.env.BENCH_GENERATOR_NICE === 'true';
 const WORKER_NICE = Number(process.env.BENCH_WORKER_NICE ?? 0);
+const BROKER_FIFO = process.env.BENCH_BROKER_FIFO === 'true';
 const BASELINE_ROWS = Number(process.env.BENCH_BASELINE_ROWS ?? 100_000);
 const SPLIT = process.env.BENCH_SPLIT !== 'false';
 const PHASES = (process.env.BENCH_PHASES ?? 'open,closed').split(',');
 const PROFILE = process.env.BENCH_PROFILE;
+const TIMELINE = process.env.BENCH_TIMELINE === 'true';
+const TIMELINE_MS = Number(process.env.BENCH_TIMELINE_MS ?? 1000);
 const MODES = (process.env.BENCH_MODES ?? 'embedded,external')
   .split(',')
   .filter(
@@ -69,6 +76,36 @@ if (PROFILE) {
 // database is named after this process, so that two runs can share the machine (the busy measurement).
 let deployment, procs, front, machines, db, generators, meter, mosquitto;
 let pubackedSoFar = 0;
+/** Where the embedded broker's own histogram of a live sale's wait is read (GET /api/metrics); null in external mode. */
+let metricsOf = null;
+
+/** The cumulative buckets of `wv_broker_sale_durable_seconds` as [upper bound in ms, count], +Inf last. */
+async function brokerWaits() {
+  const response = await fetch(`${metricsOf.base}/api/metrics`, {
+    headers: { authorization: `Bearer ${metricsOf.token}` },
+  });
+  const text = await response.text();
+  return [...text.matchAll(/^wv_broker_sale_durable_seconds_bucket\{le="([^"]+)"[^}]*\} (\d+)$/gm)].map(([, le, n]) => [
+    le === '+Inf' ? Infinity : Number(le) * 1000,
+    Number(n),
+  ]);
+}
+
+/** The q-th percentile of the sales counted between two readings, interpolated within its bucket as Prometheus does. */
+function histogramPercentile(before, after, q) {
+  const counts = after.map(([le, n], i) => [le, n - (before[i]?.[1] ?? 0)]);
+  const total = counts.at(-1)?.[1] ?? 0;
+  if (total === 0) return NaN;
+  const rank = (q / 100) * total;
+  let lower = 0;
+  let below = 0;
+  for (const [le, n] of counts) {
+    if (n >= rank) return le === Infinity ? lower : lower + ((le - lower) * (rank - below)) / Math.max(1, n - below);
+    lower = le;
+    below = n;
+  }
+  return lower;
+}
 
 /** The program (and for external mode its Mosquitto), its machines, the generators and the CPU meter. */
 async function startStack(mode) {
@@ -83,9 +120,13 @@ async function startStack(mode) {
     ? [await startProcess({ ...env, APP_ROLES: 'api,broker' }), await startProcess({ ...env, APP_ROLES: 'worker' })]
     : [await startProcess(env)];
   if (WORKER_NICE && SPLIT) setPriority(procs[1].child.pid, WORKER_NICE);
+  // Every thread of the api+broker process under SCHED_FIFO: it runs whenever it can (needs CAP_SYS_NICE).
+  if (BROKER_FIFO) execFileSync('chrt', ['--all-tasks', '--fifo', '--pid', '10', String(procs[0].child.pid)]);
   front = procs[0];
   const base = `http://127.0.0.1:${front.httpPort}`;
-  machines = await provisionMachines(base, await adminToken(base), MACHINES, 'BENCH');
+  const token = await adminToken(base);
+  metricsOf = mosquitto ? null : { base, token };
+  machines = await provisionMachines(base, token, MACHINES, 'BENCH');
   db = new pg.Client({ connectionString: deployment.databaseUrl });
   await db.connect();
   pubackedSoFar = 0;
@@ -247,6 +288,14 @@ async function runPhase(mode, rate) {
     );
   };
   const memoryTimer = setInterval(sampleMemory, 500);
+  // Each broker process adds its counts to the shared histogram every 5 s (docs/operations.md, "Metrics and alerts"): read 5.1 s
+  // into the measured phase, the first reading holds no sale of the warm-up, and the last, 5.5 s after the drain,
+  // every sale of the phase.
+  const waitsBefore = metricsOf
+    ? sleep(measureFrom + 5_100 - now())
+        .then(brokerWaits)
+        .catch(() => null)
+    : null;
   const ticker = setInterval(
     () => process.stdout.write(`\r  ${mode} loop: ${((now() - startAt) / 1000).toFixed(0)} s`),
     5000,
@@ -289,7 +338,15 @@ async function runPhase(mode, rate) {
     stored = next;
   }
   const committedAt = now();
+  let brokerWait = null;
+  if (waitsBefore) {
+    await sleep(5_500);
+    const [before, after] = [await waitsBefore, await brokerWaits()];
+    if (before)
+      brokerWait = { p50: histogramPercentile(before, after, 50), p99: histogramPercentile(before, after, 99) };
+  }
   const latencies = results.flatMap((r) => [...r.latencies]);
+  if (TIMELINE) printTimeline(results);
   const lateness = results.flatMap((r) => [...r.lateness]);
   const measuredSeconds = (committedAt - measureFrom) / 1000;
   const pgMemory = pidsNamed('postgres').reduce((sum, pid) => sum + pssBytes(pid), 0);
@@ -306,10 +363,29 @@ async function runPhase(mode, rate) {
     lagMs: Math.max(0, committedAt - lastPubackAt),
     lateP99: lateness.length ? percentile(lateness, 99) : 0,
     lateShare: lateness.length ? late / lateness.length : 0,
+    brokerWait,
     generatorCpu: results.reduce((sum, r) => sum + r.cpuShare, 0),
     cpu,
     memory: { ...peaks, PostgreSQL: pgMemory, Redis: redisMemory },
   };
+}
+
+/** BENCH_TIMELINE=true: the PUBACK latency of the sales due in each BENCH_TIMELINE_MS of the measured phase, by epoch ms. */
+function printTimeline(results) {
+  const seconds = new Map();
+  for (const r of results) {
+    for (let i = 0; i < r.latencies.length; i++) {
+      const second = Math.floor(r.dueTimes[i] / TIMELINE_MS) * TIMELINE_MS;
+      (seconds.get(second) ?? seconds.set(second, []).get(second)).push(r.latencies[i]);
+    }
+  }
+  console.log('\n  due from (epoch ms): sales, PUBACK p50 / p99 / max ms, share over 100 ms');
+  for (const [second, values] of [...seconds].sort((a, b) => a[0] - b[0])) {
+    const over = values.filter((ms) => ms > 100).length / values.length;
+    console.log(
+      `  ${second}: ${values.length}, ${round(percentile(values, 50))} / ${round(percentile(values, 99))} / ${round(Math.max(...values))}, ${(over * 100).toFixed(1)} %`,
+    );
+  }
 }
 
 const figures = {};
@@ -349,6 +425,11 @@ for (const stackMode of MODES) {
       [`${label}: sales/s end to end (rows + rollups)`]: Math.round(r.endToEnd),
       [`${label}: end to end / INSERT baseline`]: round(r.endToEnd / insertBaselineRate, 2),
       [`${label}: PUBACK p50 / p99 / max (ms)`]: `${round(r.p50)} / ${round(r.p99)} / ${round(r.max)}`,
+      ...(r.brokerWait
+        ? {
+            [`${label}: in the broker, a live sale's wait until durable p50 / p99 (ms; its histogram, the measured phase but its first 0–5 s)`]: `${round(r.brokerWait.p50)} / ${round(r.brokerWait.p99)}`,
+          }
+        : {}),
       [`${label}: commit lag after the last PUBACK (ms)`]: Math.round(r.lagMs),
       [`${label}: PUBACKed sales not stored`]: r.lost,
       [`${label}: CPU, % of one core`]: cpuLine(r),

@@ -78,7 +78,10 @@ function onPuback(machine, from) {
   if (!p) return;
   p.pubacked++;
   p.lastPubackAt = t;
-  if (from >= p.measureFrom) p.latencies.push(t - from);
+  if (from >= p.measureFrom) {
+    p.latencies.push(t - from);
+    p.dueTimes.push(from);
+  }
   if (p.mode === 'closed' && t < p.endAt) send(machine, t);
   if (p.pubacked === p.sent && p.stopped) finish();
 }
@@ -140,6 +143,7 @@ function finish() {
     pubacked: p.pubacked,
     lastPubackAt: p.lastPubackAt,
     latencies: Float64Array.from(p.latencies),
+    dueTimes: Float64Array.from(p.dueTimes),
     lateness: Float64Array.from(p.lateness),
     refusedLocally: p.refusedLocally,
     cpuShare: (cpu.user + cpu.system) / 1000 / measuredMs,
@@ -163,6 +167,7 @@ process.on('message', async (message) => {
         cpuAtMeasure: process.cpuUsage(),
         lastPubackAt: 0,
         latencies: [],
+        dueTimes: [],
         lateness: [],
         refusedLocally: 0,
         stopped: false,

@@ -149,7 +149,19 @@ export interface BrokerStats {
   connections: { opened: number; accepted: number; current: number };
   refusals: Record<RefusalReason, number>;
   publishes: { accepted: number };
-  sales: { persisted: number; batches: number; failedBatches: number; pending: number; inFlight: number };
+  sales: {
+    persisted: number;
+    batches: number;
+    failedBatches: number;
+    pending: number;
+    inFlight: number;
+    /**
+     * Live sales made durable since the broker started, by how long each waited in it: `counts[i]` waited at most
+     * `boundsMs[i]` and more than the bound before it; the last count, longer than every bound. `sumMs`: their
+     * waits added up. The PUBACK is written right after, so this is the broker's share of a machine's PUBACK time.
+     */
+    liveWait: { boundsMs: readonly number[]; counts: number[]; sumMs: number };
+  };
 }
 
 export interface ConnectedClient {

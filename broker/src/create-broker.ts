@@ -56,6 +56,7 @@ export async function createBroker(options: BrokerOptions, hooks: BrokerHooks): 
       maxInFlight: opts.saleFlushConcurrency,
       maxPartialInFlight: SALE_FLUSH.maxPartialInFlight,
       timeoutMs: opts.persistTimeout,
+      onItemPersisted: (waitedMs) => stats.saleWaited(waitedMs),
       onFlushed: ({ size, durationMs, error }) => {
         stats.batchFlushed(size, error !== undefined);
         if (error !== undefined) {

@@ -1,4 +1,5 @@
 export { createBroker } from './create-broker.js';
+export { SALE_WAIT_BOUNDS_MS } from './broker-stats.js';
 export type {
   BrokerHooks,
   BrokerLogger,

@@ -35,6 +35,8 @@ export interface SaleBatcherOptions<T> {
   timeoutMs: number;
   /** `waitedMs`: how long the batch's oldest item waited from `add` until its flush landed. */
   onFlushed?: (outcome: { size: number; durationMs: number; waitedMs: number; error?: unknown }) => void;
+  /** Each item of a batch that was persisted, with how long it waited from `add` until then. */
+  onItemPersisted?: (waitedMs: number) => void;
 }
 
 interface Waiter<T> {
@@ -78,8 +80,8 @@ export class SaleBatcher<T> {
   private idleWaiters: Array<() => void> = [];
   private closed = false;
 
-  private readonly options: Required<Omit<SaleBatcherOptions<T>, 'onFlushed' | 'idleLingerMs'>> &
-    Pick<SaleBatcherOptions<T>, 'onFlushed' | 'idleLingerMs'>;
+  private readonly options: Required<Omit<SaleBatcherOptions<T>, 'onFlushed' | 'onItemPersisted' | 'idleLingerMs'>> &
+    Pick<SaleBatcherOptions<T>, 'onFlushed' | 'onItemPersisted' | 'idleLingerMs'>;
 
   constructor(options: SaleBatcherOptions<T>) {
     const maxInFlight = Math.max(1, options.maxInFlight);
@@ -180,9 +182,12 @@ export class SaleBatcher<T> {
     const waitedMs = now - (batch[0]?.addedAt ?? started);
     this.options.onFlushed?.({ size: batch.length, durationMs: now - started, waitedMs, error });
     const failure = error instanceof Error ? error : new Error(`persistSales failed: ${String(error)}`);
+    const { onItemPersisted } = this.options;
     for (const waiter of batch) {
-      if (error === undefined) waiter.resolve();
-      else waiter.reject(failure);
+      if (error === undefined) {
+        onItemPersisted?.(now - waiter.addedAt);
+        waiter.resolve();
+      } else waiter.reject(failure);
     }
     // What arrived during the flight has already waited long enough: send it now, unlingered.
     this.flushWhileRoom();

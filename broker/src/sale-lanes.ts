@@ -37,6 +37,8 @@ export class SaleLanes<T> {
     });
     this.backfill = new SaleBatcher({
       ...options,
+      // Backlogs wait on purpose (the pacer): their waits would hide the live sales' in the broker's figures.
+      onItemPersisted: undefined,
       maxBatch: Math.min(options.maxBatch, BACKFILL_BATCH),
       maxInFlight: 1,
       persist: pacing
@@ -56,7 +58,7 @@ export class SaleLanes<T> {
     return this.live.inFlightCount + this.backfill.inFlightCount;
   }
 
-  /** Resolves once the item's batch is persisted; rejects when that batch failed. */
+  /** Resolves once the item's batch is persisted; rejects when that batch failed. `onItemPersisted` sees live items only. */
   add(item: T): Promise<void> {
     return (this.isBackfill(item) ? this.backfill : this.live).add(item);
   }

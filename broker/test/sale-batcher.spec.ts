@@ -108,6 +108,32 @@ describe('SaleBatcher', () => {
     await expect(secondBatch).resolves.toBeUndefined();
   });
 
+  it("tells how long each persisted item waited, from its add to its batch's landing, and nothing of a failed batch", async () => {
+    const { calls, persist } = heldPersist();
+    const waits: number[] = [];
+    const b = batcher(persist, { onItemPersisted: (ms) => waits.push(ms) });
+    const failed = b.add(1).catch(() => 'failed');
+    await waitFor(() => calls.length === 1);
+    calls[0]!.done.reject(new Error('database down'));
+    expect(await failed).toBe('failed');
+    expect(waits).toEqual([]);
+
+    const early = b.add(2);
+    await waitFor(() => calls.length === 2);
+    const late = b.add(3);
+    await sleep(30);
+    calls[1]!.done.resolve();
+    await early;
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThanOrEqual(25);
+    await waitFor(() => calls.length === 3);
+    calls[2]!.done.resolve();
+    await late;
+    expect(waits).toHaveLength(2);
+    // Item 3 came while item 2's flight was in the air: it waited for that landing and its own flight.
+    expect(waits[1]).toBeGreaterThanOrEqual(25);
+  });
+
   it('turns a synchronous throw of persist into a failed batch', async () => {
     const b = batcher(() => {
       throw new Error('boom');

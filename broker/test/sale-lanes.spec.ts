@@ -33,6 +33,27 @@ describe('SaleLanes', () => {
     expect(lanes.inFlightCount).toBe(0);
   });
 
+  it("tells the waits of live sales only: a backlog's waits are the pacer's doing", async () => {
+    const waited: number[] = [];
+    const lanes = new SaleLanes<Item>(
+      {
+        persist: async () => {},
+        maxBatch: 2,
+        lingerMs: 1,
+        maxInFlight: 4,
+        timeoutMs: 0,
+        onItemPersisted: (ms) => waited.push(ms),
+      },
+      (i) => i.offline,
+    );
+    await Promise.all([
+      lanes.add({ id: 'b1', offline: true }),
+      lanes.add({ id: 'b2', offline: true }),
+      lanes.add({ id: 'l1', offline: false }),
+    ]);
+    expect(waited).toHaveLength(1);
+  });
+
   it('gives backlogs one flush at a time while live sales use every flight', async () => {
     const { calls, persist } = heldPersist();
     const lanes = make(persist);

@@ -5,4 +5,6 @@ export const SHARED_COUNTERS = {
   deadLetters: 'metrics:dead_letters',
   brokerRefusals: 'metrics:broker_refusals',
   brokerConnected: 'metrics:broker_connected',
+  /** Live sales made durable by every broker process, per bucket of their wait (field `le:<ms>` or `le:+Inf`), and `sum` (ms). */
+  brokerSaleWait: 'metrics:broker_sale_wait',
 } as const;

@@ -33,6 +33,8 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
   private statsTimer?: NodeJS.Timeout;
   private orphanTimer?: NodeJS.Timeout;
   private reportedRefusals: Record<string, number> = {};
+  /** The live sale waits already added to the shared histogram: per bucket, and their sum. */
+  private reportedWaits = { counts: [] as number[], sumMs: 0 };
   private readonly processId = `${process.pid}-${Date.now().toString(36)}`;
   /** Open connections per machine on this broker (a takeover briefly has two). */
   private readonly connections = new Map<string, number>();
@@ -168,7 +170,10 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
     if (gone.length) await this.redis.hdel(SHARED_COUNTERS.brokerConnected, ...gone);
   }
 
-  /** Every broker process reports its connections and refusals to Redis for /api/metrics; also its heartbeat. */
+  /**
+   * Every broker process reports its connections, refusals and live sale waits to Redis for /api/metrics; also its
+   * heartbeat.
+   */
   private async publishStats(): Promise<void> {
     const stats = this.broker?.stats();
     if (!stats) return;
@@ -183,6 +188,15 @@ export class BrokerService implements OnApplicationBootstrap, BeforeApplicationS
       if (delta > 0) pipeline.hincrby(SHARED_COUNTERS.brokerRefusals, reason, delta);
     }
     this.reportedRefusals = { ...stats.refusals };
+    const { boundsMs, counts, sumMs } = stats.sales.liveWait;
+    counts.forEach((count, i) => {
+      const delta = count - (this.reportedWaits.counts[i] ?? 0);
+      if (delta > 0) pipeline.hincrby(SHARED_COUNTERS.brokerSaleWait, `le:${boundsMs[i] ?? '+Inf'}`, delta);
+    });
+    if (sumMs > this.reportedWaits.sumMs) {
+      pipeline.hincrbyfloat(SHARED_COUNTERS.brokerSaleWait, 'sum', sumMs - this.reportedWaits.sumMs);
+    }
+    this.reportedWaits = { counts: [...counts], sumMs };
     await pipeline.exec().catch(() => undefined);
   }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { SALE_WAIT_BOUNDS_MS } from '@wv/broker';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import { SHARED_COUNTERS } from '../counters/shared-counters.js';
 import { REDIS } from '../redis/redis.provider.js';
 import { SaleIngestQueue } from '../sale/sale-ingest.queue.js';
@@ -66,9 +67,50 @@ export class MetricsService {
         if (queue) this.set(await queue.depth());
       },
     });
+    this.registry.registerMetric(sharedSaleWaitHistogram(redis));
   }
 
   metrics(): Promise<string> {
     return this.registry.metrics();
   }
+}
+
+const SALE_WAIT = 'wv_broker_sale_durable_seconds';
+
+/**
+ * How long live sales waited in the broker processes before they were durable (their PUBACK follows at once), as a
+ * Prometheus histogram of every broker process together: each adds its counts to Redis (BrokerService), so prom-client's
+ * own Histogram, which only counts observations made in this process, cannot serve it. The registry prints what
+ * `get()` returns, in the exposition format of a histogram (`_bucket` with cumulative `le`, `_sum`, `_count`).
+ */
+function sharedSaleWaitHistogram(redis: Redis): Metric {
+  const help = 'Time a live sale waited in the broker until it was durable in Redis; its PUBACK is written right after';
+  const metric = {
+    name: SALE_WAIT,
+    help,
+    type: 'histogram',
+    aggregator: 'sum',
+    async get() {
+      const fields = await redis.hgetall(SHARED_COUNTERS.brokerSaleWait);
+      let cumulative = 0;
+      const buckets = [...SALE_WAIT_BOUNDS_MS.map(String), '+Inf'].map((bound) => {
+        cumulative += Number(fields[`le:${bound}`] ?? 0);
+        const le = bound === '+Inf' ? bound : String(Number(bound) / 1000);
+        return { metricName: `${SALE_WAIT}_bucket`, labels: { le }, value: cumulative };
+      });
+      return {
+        name: SALE_WAIT,
+        help,
+        type: 'histogram',
+        aggregator: 'sum',
+        values: [
+          ...buckets,
+          { metricName: `${SALE_WAIT}_sum`, labels: {}, value: Number(fields.sum ?? 0) / 1000 },
+          { metricName: `${SALE_WAIT}_count`, labels: {}, value: cumulative },
+        ],
+      };
+    },
+    reset() {},
+  };
+  return metric as unknown as Metric;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { createManager } from '../factories/fleet.factory.js';
+import { TestMachine } from '../support/mqtt-machine.js';
 import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js';
 
 const METRICS_TOKEN = 'scraper-token-0123456789abcdef';
@@ -44,6 +45,44 @@ describe('observability', () => {
     expect((await t.http.get('/metrics')).status).toBe(401);
     expect((await t.http.get('/metrics', { token: manager.token })).status).toBe(403);
     expect((await t.http.get('/metrics', { token: 'wrong-token-0123456789abcdef' })).status).toBe(401);
+  });
+
+  it('counts how long MQTT sales waited in the broker before they were durable, as a histogram of every broker process', async () => {
+    const manager = await createManager(t.http, admin);
+    const device = manager.devices[0]!;
+    const machine = await TestMachine.connect(t.mqttPort, device.espId, device.deviceKey);
+    try {
+      for (let i = 0; i < 3; i++) {
+        await machine.publishSales({ eventId: randomUUID(), kind: 'coin', price: 50, volume: 1, waterType: 'cold' });
+      }
+    } finally {
+      await machine.end();
+    }
+    const bucket = (text: string, le: string) =>
+      Number(
+        new RegExp(`wv_broker_sale_durable_seconds_bucket\\{le="${le.replace('+', '\\+')}"[^}]*\\} (\\d+)`).exec(
+          text,
+        )?.[1],
+      );
+    // Each broker process adds its counts every few seconds (docs/operations.md, "Metrics and alerts").
+    const deadline = Date.now() + 15_000;
+    let text = '';
+    while (Date.now() < deadline) {
+      text = (await t.http.get<string>('/metrics', { token: admin })).body;
+      if (bucket(text, '+Inf') >= 3) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(text).toMatch(/# TYPE wv_broker_sale_durable_seconds histogram/);
+    expect(bucket(text, '+Inf')).toBe(3);
+    expect(text).toMatch(/wv_broker_sale_durable_seconds_count\{[^}]*\} 3\n/);
+    // Cumulative: no bucket holds more than the next one.
+    const les = [...text.matchAll(/wv_broker_sale_durable_seconds_bucket\{le="([^"]+)"/g)].map((m) => m[1]!);
+    expect(les.at(-1)).toBe('+Inf');
+    const counts = les.map((le) => bucket(text, le));
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    const sum = Number(/wv_broker_sale_durable_seconds_sum\{[^}]*\} ([\d.e-]+)/.exec(text)?.[1]);
+    expect(sum).toBeGreaterThanOrEqual(0);
+    expect(sum).toBeLessThan(30);
   });
 
   it('gives every response a request id, echoing a sane one from the caller', async () => {
