@@ -139,8 +139,9 @@ describe('the coin-based transactions of a machine', () => {
 
     await user.selectOptions(screen.getByLabelText('Rows per page'), '25');
 
+    // The position follows the choice at once, from the total already known; the request leaves after that render.
     await waitFor(() => expect(position()).toBe('Page 1 of 1'));
-    expect(lastQuery()).toMatchObject({ page: '1', limit: '25' });
+    await waitFor(() => expect(lastQuery()).toMatchObject({ page: '1', limit: '25' }));
     await waitFor(() => expect(shownRows()).toHaveLength(25));
   });
 
