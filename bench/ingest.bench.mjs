@@ -311,6 +311,7 @@ async function runPhase(mode, rate) {
       measureFrom,
       endAt,
       firstSale: i * 1_000_000_000,
+      timeline: TIMELINE,
     }),
   );
   await sleep(measureFrom - now());

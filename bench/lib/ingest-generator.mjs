@@ -6,7 +6,7 @@
 //
 // Messages from the parent:
 //   { cmd: 'connect', port, machines: [{ espId, deviceKey }] }  → { ev: 'connected' }
-//   { cmd: 'run', mode: 'open' | 'closed', rate, window, startAt, measureFrom, endAt, firstSale }
+//   { cmd: 'run', mode: 'open' | 'closed', rate, window, startAt, measureFrom, endAt, firstSale, timeline }
 //                                                               → { ev: 'done', ... }  (see run())
 //   { cmd: 'end' }                                              → closes its connections and exits
 //
@@ -80,7 +80,7 @@ function onPuback(machine, from) {
   p.lastPubackAt = t;
   if (from >= p.measureFrom) {
     p.latencies.push(t - from);
-    p.dueTimes.push(from);
+    if (p.timeline) p.dueTimes.push(from);
   }
   if (p.mode === 'closed' && t < p.endAt) send(machine, t);
   if (p.pubacked === p.sent && p.stopped) finish();

@@ -51,13 +51,11 @@ describe('observability', () => {
     const manager = await createManager(t.http, admin);
     const device = manager.devices[0]!;
     const machine = await TestMachine.connect(t.mqttPort, device.espId, device.deviceKey);
-    try {
-      for (let i = 0; i < 3; i++) {
+    const sell = async (n: number) => {
+      for (let i = 0; i < n; i++) {
         await machine.publishSales({ eventId: randomUUID(), kind: 'coin', price: 50, volume: 1, waterType: 'cold' });
       }
-    } finally {
-      await machine.end();
-    }
+    };
     const bucket = (text: string, le: string) =>
       Number(
         new RegExp(`wv_broker_sale_durable_seconds_bucket\\{le="${le.replace('+', '\\+')}"[^}]*\\} (\\d+)`).exec(
@@ -65,16 +63,30 @@ describe('observability', () => {
         )?.[1],
       );
     // Each broker process adds its counts every few seconds (docs/operations.md, "Metrics and alerts").
-    const deadline = Date.now() + 15_000;
-    let text = '';
-    while (Date.now() < deadline) {
-      text = (await t.http.get<string>('/metrics', { token: admin })).body;
-      if (bucket(text, '+Inf') >= 3) break;
-      await new Promise((r) => setTimeout(r, 250));
+    const scrapeUntil = async (count: number) => {
+      const deadline = Date.now() + 15_000;
+      let text = '';
+      while (Date.now() < deadline) {
+        text = (await t.http.get<string>('/metrics', { token: admin })).body;
+        if (bucket(text, '+Inf') >= count) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      return text;
+    };
+    let text: string;
+    try {
+      await sell(3);
+      text = await scrapeUntil(3);
+      expect(text).toMatch(/# TYPE wv_broker_sale_durable_seconds histogram/);
+      expect(bucket(text, '+Inf')).toBe(3);
+      expect(text).toMatch(/wv_broker_sale_durable_seconds_count\{[^}]*\} 3\n/);
+      // A report adds what is new since the last one: counted again, the first three would make 6 or more here.
+      await sell(2);
+      text = await scrapeUntil(5);
+      expect(bucket(text, '+Inf')).toBe(5);
+    } finally {
+      await machine.end();
     }
-    expect(text).toMatch(/# TYPE wv_broker_sale_durable_seconds histogram/);
-    expect(bucket(text, '+Inf')).toBe(3);
-    expect(text).toMatch(/wv_broker_sale_durable_seconds_count\{[^}]*\} 3\n/);
     // Cumulative: no bucket holds more than the next one.
     const les = [...text.matchAll(/wv_broker_sale_durable_seconds_bucket\{le="([^"]+)"/g)].map((m) => m[1]!);
     expect(les.at(-1)).toBe('+Inf');
