@@ -18,6 +18,11 @@ export interface NotificationExpectations {
   timezone: string;
   /** When the run killed a worker process (epoch milliseconds). */
   workerKills: readonly number[];
+  /**
+   * When the run's tables were emptied (epoch milliseconds). The servers were cleared just before, so a message
+   * they took before this moment that no row of this run knows was sent for the run before (its rows are gone).
+   */
+  since: number;
 }
 
 /**
@@ -53,6 +58,14 @@ export interface NotificationVerdict {
   outcomeUnknown: { email: number; sms: number };
   /** Rows still pending or deferred when the checks ran. */
   unsettled: number;
+  /** Messages the servers took while the run's tables were being emptied that belong to the run before. */
+  stale: number;
+}
+
+/** What the SMTP server and the SMS API took, read when asked. */
+export interface ReceivedMessages {
+  mails(): CaughtMail[];
+  sms(): ReceivedSms[];
 }
 
 interface OutboxRow {
@@ -74,11 +87,13 @@ interface OutboxRow {
  * people, not from the outbox, so a message never queued counts as lost. Email is matched by its
  * Message-ID (the outbox row's); an SMS carries no id, so each sent batch's text is composed again
  * from its rows and matched against what the SMS API took for that number.
+ *
+ * The servers are read after the database: the workers keep running, and what a row calls sent was taken
+ * by its server before the row said so, so it is there when read afterwards.
  */
 export async function checkNotifications(
   db: pg.Pool,
-  mails: CaughtMail[],
-  sms: ReceivedSms[],
+  received: ReceivedMessages,
   expect: NotificationExpectations,
 ): Promise<NotificationVerdict> {
   const alarms = (
@@ -100,6 +115,24 @@ export async function checkNotifications(
     email: u.email ?? undefined,
     phone: u.phone_number && !/^\+\d{1,3}0+$/.test(u.phone_number) ? u.phone_number : undefined,
   }));
+  // The daily report goes out through its own outbox once a run passes DAILY_REPORT_TIME (docs/alarms.md,
+  // "Notifications"): each one the database calls sent must have arrived, and it is a queued message too.
+  const reports = (
+    await db.query<{ day: string; address: string; status: string; message_id: string }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, address, status, message_id FROM daily_reports`,
+    )
+  ).rows;
+  const smsBatches = new Map<string, OutboxRow[]>();
+  for (const r of rows) {
+    if (r.channel === 'sms' && r.batch_id) smsBatches.set(r.batch_id, [...(smsBatches.get(r.batch_id) ?? []), r]);
+  }
+  const lines = await batchLines(db, [...smsBatches.keys()]);
+  // Only now the servers: everything read above as sent has arrived by this moment.
+  const mails = received.mails();
+  const sms = received.sms();
+  const earlierRun = (m: { receivedAt: Date }) => m.receivedAt.getTime() < expect.since;
+  let stale = 0;
+
   const key = (alarmId: string, event: string, channel: string, userId: string) =>
     `${alarmId}/${event}/${channel}/${userId}`;
   const rowOf = new Map(rows.map((r) => [key(r.alarm_id, r.event, r.channel, r.recipient_id), r]));
@@ -133,30 +166,19 @@ export async function checkNotifications(
   const mailsById = new Map<string, CaughtMail[]>();
   for (const m of mails) mailsById.set(m.messageId, [...(mailsById.get(m.messageId) ?? []), m]);
   const knownIds = new Set(rows.filter((r) => r.channel === 'email' && r.message_id).map((r) => r.message_id!));
-  // The daily report goes out through its own outbox once a run passes DAILY_REPORT_TIME (docs/alarms.md,
-  // "Notifications"): each one the database calls sent must have arrived, and it is a queued message too.
-  const reports = (
-    await db.query<{ day: string; address: string; status: string; message_id: string }>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, address, status, message_id FROM daily_reports`,
-    )
-  ).rows;
   for (const r of reports) {
     knownIds.add(r.message_id);
     const arrived = (mailsById.get(r.message_id) ?? []).some((m) => m.to.includes(r.address));
     if (r.status === 'sent' && !arrived) lost.push(`daily report ${r.day} to ${r.address}: sent, not received`);
   }
   for (const [id, copies] of mailsById) {
-    if (!knownIds.has(id))
-      duplicated.push(`email ${id} to ${copies[0]!.to.join(',')} ("${copies[0]!.subject}") is no queued message's`);
+    if (knownIds.has(id)) continue;
+    if (copies.every(earlierRun)) stale += copies.length;
+    else duplicated.push(`email ${id} to ${copies[0]!.to.join(',')} ("${copies[0]!.subject}") is no queued message's`);
     // An email sent again after its sender died carries the same Message-ID: one message (docs/alarms.md).
   }
 
   // SMS: each sent batch's text, per number.
-  const smsBatches = new Map<string, OutboxRow[]>();
-  for (const r of rows) {
-    if (r.channel === 'sms' && r.batch_id) smsBatches.set(r.batch_id, [...(smsBatches.get(r.batch_id) ?? []), r]);
-  }
-  const lines = await batchLines(db, [...smsBatches.keys()]);
   /** (number, text) → the batches that should have produced it. */
   const wanted = new Map<string, string[]>();
   for (const [batchId, batchRows] of smsBatches) {
@@ -171,8 +193,11 @@ export async function checkNotifications(
     ...rows.filter((r) => r.channel === 'sms').map((r) => r.address),
   ]);
   const got = new Map<string, number>();
-  for (const s of sms.filter((m) => alarmNumbers.has(m.to)))
-    got.set(`${s.to}\n${s.message}`, (got.get(`${s.to}\n${s.message}`) ?? 0) + 1);
+  for (const s of sms.filter((m) => alarmNumbers.has(m.to))) {
+    const k = `${s.to}\n${s.message}`;
+    if (!wanted.has(k) && earlierRun(s)) stale++;
+    else got.set(k, (got.get(k) ?? 0) + 1);
+  }
   const undelivered = new Set<string>();
   for (const [k, batches] of wanted) {
     const received = got.get(k) ?? 0;
@@ -220,6 +245,7 @@ export async function checkNotifications(
       sms: rows.filter((r) => r.channel === 'sms' && unknownOutcome(r)).length,
     },
     unsettled: rows.filter((r) => r.status === 'pending' || r.status === 'deferred').length,
+    stale,
   };
 }
 

@@ -29,7 +29,7 @@ export function runLine(index: number, total: number, r: RunResult): string {
   const notes = nv
     ? `alarms: ${nv.openings} opened, ${nv.delivered}/${nv.expected} messages received once, ${nv.lost.length} lost, ` +
       `${nv.lostInHandover.length} SMS lost in the hand-over window, ` +
-      `${nv.duplicated.length} duplicated, ${nv.emailCopies} email copies (same Message-ID), ${nv.outcomeUnknown.email} email and ${nv.outcomeUnknown.sms} SMS of unknown outcome; `
+      `${nv.duplicated.length} duplicated, ${nv.emailCopies} email copies (same Message-ID), ${nv.outcomeUnknown.email} email and ${nv.outcomeUnknown.sms} SMS of unknown outcome, ${nv.stale} of the run before; `
     : 'alarms: not checked; ';
   const pv = r.payments;
   const paid = pv
@@ -82,6 +82,8 @@ export interface SoakSummary {
     emailCopies: number;
     /** kill-worker-sending faults that caught a message in the server's hands. */
     killsMidSend: number;
+    /** Messages of the run before, taken while a run's tables were being emptied (not judged). */
+    stale: number;
   };
   /** M-Pesa payments over every run (docs/mobile-money.md). */
   payments: {
@@ -143,6 +145,7 @@ export function summarize(results: RunResult[], durationMs: number, mode: MqttMo
       smsOutcomeUnknown: sum((r) => r.notifications?.outcomeUnknown.sms ?? 0),
       emailCopies: sum((r) => r.notifications?.emailCopies ?? 0),
       killsMidSend: sum((r) => r.faults.filter((f) => f.midSend).length),
+      stale: sum((r) => r.notifications?.stale ?? 0),
     },
     payments: {
       pushes: sum((r) => r.payments?.pushes ?? 0),
@@ -201,7 +204,8 @@ export function summaryLines(s: SoakSummary): string[] {
       `${n(a.duplicated)} duplicated ` +
       `(${n(a.emailCopies)} emails received again as the same message, one Message-ID); ` +
       `${n(a.emailOutcomeUnknown)} email and ${n(a.smsOutcomeUnknown)} SMS of unknown outcome (given up, not sent again) ` +
-      `after ${n(a.killsMidSend)} worker kills in the middle of a send`,
+      `after ${n(a.killsMidSend)} worker kills in the middle of a send; ` +
+      `${n(a.stale)} messages of a run before, taken while the next run's tables were emptied`,
   );
   const p = s.payments;
   lines.push(

@@ -101,6 +101,7 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
   let money: MoneyWorkload | undefined;
   let payments: PaymentWorkload | undefined;
   let creditedBefore = new Set<string>();
+  let resetAt = started;
   let adminToken = '';
   let probeSales = 0;
   const phases = { setup: 0, load: 0, drain: 0, checks: 0 };
@@ -114,8 +115,12 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
     await cluster.ensureHealthy();
     await stage.healNetwork();
     await stage.ensureRunning();
-    await stage.reset();
+    // The servers forget the earlier runs before the tables are emptied, not after: the workers keep running, and
+    // a daily report queued again in between would be forgotten while its row says sent. What arrives meanwhile
+    // for the earlier run is told apart by the checks (it is no row's of this run, and came before `resetAt`).
     cluster.outside.clear();
+    await stage.reset();
+    resetAt = Date.now();
     supervisor.forgetExited();
     const baseUrl = () => stage.baseUrl;
     const http = new HttpClient(baseUrl());
@@ -269,19 +274,26 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
   }
 
   const verdict = await verify(db, pubacked, sold, money, failures);
-  const notifications = await checkNotifications(db, cluster.outside.mails(), cluster.outside.sms(), {
+  const notifications = await checkNotifications(db, cluster.outside, {
     openingRecipients: new Map(fixtures.alarmMachines.map((m) => [m.espId, m.recipients])),
     timezone: SOAK_TIMEZONE,
     workerKills: supervisor.kills.filter((k) => k.role === 'worker' && k.at >= started).map((k) => k.at),
+    since: resetAt,
   }).catch((error: Error) => {
     failures.push(`the notification checks failed to run: ${error.stack ?? String(error)}`);
     return null;
   });
   const paymentVerdict = payments
-    ? await payments.check(db, creditedBefore, cluster.outside.sms()).catch((error: Error) => {
-        failures.push(`the payment checks failed to run: ${error.stack ?? String(error)}`);
-        return null;
-      })
+    ? await payments
+        .check(
+          db,
+          creditedBefore,
+          cluster.outside.sms().filter((m) => m.receivedAt.getTime() >= resetAt),
+        )
+        .catch((error: Error) => {
+          failures.push(`the payment checks failed to run: ${error.stack ?? String(error)}`);
+          return null;
+        })
     : null;
   if (paymentVerdict?.violations.length) {
     failures.push(`M-Pesa: ${summarize(paymentVerdict.violations)}`);
