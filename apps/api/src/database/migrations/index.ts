@@ -19,6 +19,7 @@ import { MqttIdentityChanges1763710700000 } from './1763710700000-mqtt-identity-
 import { MachineOnlineVia1763710800000 } from './1763710800000-machine-online-via.js';
 import { SalesPartitions1763710900000 } from './1763710900000-sales-partitions.js';
 import { SmsHandedOver1763711000000 } from './1763711000000-sms-handed-over.js';
+import { RollupHotUpdates1763711100000 } from './1763711100000-rollup-hot-updates.js';
 
 /** Every migration, in order. The schema changes only through these (never `synchronize`). */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   MachineOnlineVia1763710800000,
   SalesPartitions1763710900000,
   SmsHandedOver1763711000000,
+  RollupHotUpdates1763711100000,
 ];
