@@ -33,6 +33,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { percentile, report } from './lib/report.mjs';
 import { mb, rssOf } from './lib/measure.mjs';
 import { cpuMeter, pidsNamed, pssBytes } from './lib/proc.mjs';
+import { BASELINE_COLUMNS, createBaselineTable, insertBaselineRows } from './lib/insert-baseline.mjs';
 import { startMosquitto, mosquittoPlugin } from './lib/mosquitto.mjs';
 import { adminToken, benchDeployment, provisionMachines, startProcess } from './lib/stack.mjs';
 
@@ -135,7 +136,6 @@ async function startStack(mode) {
 }
 
 // ---- 1. Baselines -------------------------------------------------------------------------------------
-const COLUMNS = 'esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date, received_at, source';
 
 function baselineRows(count) {
   const today = new Date().toISOString().slice(0, 10);
@@ -158,31 +158,15 @@ function baselineRows(count) {
   });
 }
 
-/**
- * A plain table shaped like `sales` with its indexes, and the unique `(esp_id, event_id)` that `sale_keys`
- * holds for the partitioned table (docs/partitions.md): LIKE a partitioned table makes a plain one.
- */
-async function createBaseline() {
-  await db.query('DROP TABLE IF EXISTS baseline_sales; CREATE TABLE baseline_sales (LIKE sales INCLUDING ALL)');
-  await db.query('CREATE UNIQUE INDEX IF NOT EXISTS baseline_sales_event_uq ON baseline_sales (esp_id, event_id)');
-}
-
 async function insertBaseline(rows) {
-  await createBaseline();
+  await createBaselineTable(db);
   const started = performance.now();
-  for (let i = 0; i < rows.length; i += 1000) {
-    const chunk = rows.slice(i, i + 1000);
-    const values = chunk.map((_, j) => `(${Array.from({ length: 11 }, (_, k) => `$${j * 11 + k + 1}`).join(',')})`);
-    await db.query(
-      `INSERT INTO baseline_sales (${COLUMNS}) VALUES ${values.join(',')} ON CONFLICT (esp_id, event_id) DO NOTHING`,
-      chunk.flat(),
-    );
-  }
+  await insertBaselineRows(db, rows);
   return rows.length / ((performance.now() - started) / 1000);
 }
 
 async function copyBaseline(rows) {
-  await createBaseline();
+  await createBaselineTable(db);
   const text = (v) => (v === null ? '\\N' : v instanceof Date ? v.toISOString() : String(v));
   const started = performance.now();
   const lines = (function* () {
@@ -195,7 +179,7 @@ async function copyBaseline(rows) {
       );
     }
   })();
-  await pipeline(Readable.from(lines), db.query(copyFrom(`COPY baseline_sales (${COLUMNS}) FROM STDIN`)));
+  await pipeline(Readable.from(lines), db.query(copyFrom(`COPY baseline_sales (${BASELINE_COLUMNS}) FROM STDIN`)));
   return rows.length / ((performance.now() - started) / 1000);
 }
 

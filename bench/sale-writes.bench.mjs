@@ -9,6 +9,7 @@
 // CPU is read from /proc for every postgres process (nothing else may use PostgreSQL meanwhile).
 import { cpus, loadavg } from 'node:os';
 import pg from 'pg';
+import { createBaselineTable, insertBaselineRows } from './lib/insert-baseline.mjs';
 import { cpuMeter, pidsNamed } from './lib/proc.mjs';
 import { report } from './lib/report.mjs';
 import { dbUrl, dropDatabase, recreateDatabase } from './lib/stack.mjs';
@@ -93,12 +94,7 @@ async function rollupUpdates(ds) {
 }
 
 /** The ingest benchmark's baseline: 1000-row INSERT … ON CONFLICT DO NOTHING into a plain table like `sales`. */
-async function baseline(ds, name) {
-  await ds.query('DROP TABLE IF EXISTS baseline_sales');
-  await ds.query('CREATE TABLE baseline_sales (LIKE sales INCLUDING ALL)');
-  await ds.query('CREATE UNIQUE INDEX baseline_sales_event_uq ON baseline_sales (esp_id, event_id)');
-  const columns =
-    'esp_id, event_id, kind, price, volume, water_type, card_id, sold_at, local_date, received_at, source';
+async function baseline(name) {
   const rows = Array.from({ length: 50_000 }, (_, n) => {
     const at = new Date();
     return [
@@ -117,22 +113,16 @@ async function baseline(ds, name) {
   });
   const client = new pg.Client({ connectionString: dbUrl(name) });
   await client.connect();
-  const started = performance.now();
-  const { cpuSeconds } = await pgCpuOf(async () => {
-    for (let i = 0; i < rows.length; i += 1000) {
-      const chunk = rows.slice(i, i + 1000);
-      const values = chunk.map((_, j) => `(${Array.from({ length: 11 }, (_, k) => `$${j * 11 + k + 1}`).join(',')})`);
-      await client.query(
-        `INSERT INTO baseline_sales (${columns}) VALUES ${values.join(',')} ON CONFLICT (esp_id, event_id) DO NOTHING`,
-        chunk.flat(),
-      );
-    }
-  });
-  const seconds = (performance.now() - started) / 1000;
-  const result = { rate: rows.length / seconds, pgMicros: (cpuSeconds * 1e6) / rows.length };
-  await client.end();
-  await ds.query('DROP TABLE baseline_sales');
-  return result;
+  try {
+    await createBaselineTable(client);
+    const started = performance.now();
+    const { cpuSeconds } = await pgCpuOf(() => insertBaselineRows(client, rows));
+    const seconds = (performance.now() - started) / 1000;
+    await client.query('DROP TABLE baseline_sales');
+    return { rate: rows.length / seconds, pgMicros: (cpuSeconds * 1e6) / rows.length };
+  } finally {
+    await client.end();
+  }
 }
 
 const names = { after: `wv_bench_sale_writes_${process.pid}`, before: `wv_bench_sale_writes_before_${process.pid}` };
@@ -143,7 +133,7 @@ try {
   const baselines = [];
   const runs = { before: [], after: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    baselines.push(await baseline(sources.after, names.after));
+    baselines.push(await baseline(names.after));
     for (const variant of round % 2 === 0 ? ['before', 'after'] : ['after', 'before']) {
       runs[variant].push(await writeSales(sources[variant]));
       log(
