@@ -382,6 +382,19 @@ const cpuLine = ({ cpu }) =>
     `other ${Math.round(Math.max(0, cpu.machineBusy - Object.values(cpu.shares).reduce((a, b) => a + b, 0)) * 100)}`,
     `(machine ${Math.round(cpu.machineBusy * 100)} of ${cpu.cores * 100})`,
   ].join(', ');
+/** Each process's CPU per sale committed end to end, and the server's (all but the generators and the bench). */
+const cpuPerSaleLine = ({ cpu, endToEnd }) => {
+  const micros = (share) => Math.round((share * 1e6) / Math.max(1, endToEnd));
+  const server = Object.entries(cpu.shares)
+    .filter(([name]) => name !== 'generators' && name !== 'bench')
+    .reduce((sum, [, share]) => sum + share, 0);
+  return [
+    ...Object.entries(cpu.shares)
+      .filter(([name]) => name !== 'bench')
+      .map(([name, share]) => `${name} ${micros(share)}`),
+    `(server ${micros(server)})`,
+  ].join(', ');
+};
 const memoryLine = ({ memory }) =>
   Object.entries(memory)
     .filter(([, bytes]) => bytes > 0)
@@ -418,6 +431,7 @@ for (const stackMode of MODES) {
       [`${label}: commit lag after the last PUBACK (ms)`]: Math.round(r.lagMs),
       [`${label}: PUBACKed sales not stored`]: r.lost,
       [`${label}: CPU, % of one core`]: cpuLine(r),
+      [`${label}: CPU per sale committed (µs)`]: cpuPerSaleLine(r),
       [`${label}: memory (MB; RSS, PSS for PostgreSQL and Redis)`]: memoryLine(r),
     });
     if (mode === 'open') {
