@@ -88,14 +88,16 @@ interface OutboxRow {
  * Message-ID (the outbox row's); an SMS carries no id, so each sent batch's text is composed again
  * from its rows and matched against what the SMS API took for that number.
  *
- * The servers are read after the database: the workers keep running, and what a row calls sent was taken
- * by its server before the row said so, so it is there when read afterwards.
+ * The workers keep running meanwhile, so the servers are read twice: before the database, for what arrived
+ * without a row (a message's row, with its Message-ID, is written before it is sent), and after it, for what a
+ * row calls sent (its server took it before the row said so).
  */
 export async function checkNotifications(
   db: pg.Pool,
   received: ReceivedMessages,
   expect: NotificationExpectations,
 ): Promise<NotificationVerdict> {
+  const before = { mails: received.mails(), sms: received.sms() };
   const alarms = (
     await db.query<{ id: string; esp_id: string; escalated: boolean }>(`SELECT id, esp_id, escalated FROM alarms`)
   ).rows;
@@ -127,9 +129,8 @@ export async function checkNotifications(
     if (r.channel === 'sms' && r.batch_id) smsBatches.set(r.batch_id, [...(smsBatches.get(r.batch_id) ?? []), r]);
   }
   const lines = await batchLines(db, [...smsBatches.keys()]);
-  // Only now the servers: everything read above as sent has arrived by this moment.
-  const mails = received.mails();
-  const sms = received.sms();
+  // Everything read above as sent has arrived by now.
+  const after = { mails: received.mails(), sms: received.sms() };
   const earlierRun = (m: { receivedAt: Date }) => m.receivedAt.getTime() < expect.since;
   let stale = 0;
 
@@ -163,15 +164,19 @@ export async function checkNotifications(
   let delivered = 0;
 
   // Email: by Message-ID.
-  const mailsById = new Map<string, CaughtMail[]>();
-  for (const m of mails) mailsById.set(m.messageId, [...(mailsById.get(m.messageId) ?? []), m]);
+  const byId = (mails: CaughtMail[]) => {
+    const out = new Map<string, CaughtMail[]>();
+    for (const m of mails) out.set(m.messageId, [...(out.get(m.messageId) ?? []), m]);
+    return out;
+  };
+  const mailsById = byId(after.mails);
   const knownIds = new Set(rows.filter((r) => r.channel === 'email' && r.message_id).map((r) => r.message_id!));
   for (const r of reports) {
     knownIds.add(r.message_id);
     const arrived = (mailsById.get(r.message_id) ?? []).some((m) => m.to.includes(r.address));
     if (r.status === 'sent' && !arrived) lost.push(`daily report ${r.day} to ${r.address}: sent, not received`);
   }
-  for (const [id, copies] of mailsById) {
+  for (const [id, copies] of byId(before.mails)) {
     if (knownIds.has(id)) continue;
     if (copies.every(earlierRun)) stale += copies.length;
     else duplicated.push(`email ${id} to ${copies[0]!.to.join(',')} ("${copies[0]!.subject}") is no queued message's`);
@@ -192,21 +197,27 @@ export async function checkNotifications(
     ...owed.filter((o) => o.channel === 'sms').map((o) => o.address),
     ...rows.filter((r) => r.channel === 'sms').map((r) => r.address),
   ]);
-  const got = new Map<string, number>();
-  for (const s of sms.filter((m) => alarmNumbers.has(m.to))) {
-    const k = `${s.to}\n${s.message}`;
-    if (!wanted.has(k) && earlierRun(s)) stale++;
-    else got.set(k, (got.get(k) ?? 0) + 1);
-  }
+  /** (number, text) → how many the SMS API took, less the earlier run's. */
+  const counted = (sms: ReceivedSms[], countStale: boolean) => {
+    const got = new Map<string, number>();
+    for (const m of sms.filter((x) => alarmNumbers.has(x.to))) {
+      const k = `${m.to}\n${m.message}`;
+      if (!wanted.has(k) && earlierRun(m)) stale += countStale ? 1 : 0;
+      else got.set(k, (got.get(k) ?? 0) + 1);
+    }
+    return got;
+  };
+  const gotBefore = counted(before.sms, true);
+  const gotAfter = counted(after.sms, false);
   const undelivered = new Set<string>();
   for (const [k, batches] of wanted) {
-    const received = got.get(k) ?? 0;
     // Equal texts to one number (one machine and kind, the same minute) are told apart by count only.
-    for (const b of batches.slice(received)) undelivered.add(b);
+    for (const b of batches.slice(gotAfter.get(k) ?? 0)) undelivered.add(b);
+    const received = gotBefore.get(k) ?? 0;
     if (received > batches.length)
       duplicated.push(`SMS to ${k.replace('\n', ': "')}" received ${received} times, sent as ${batches.length}`);
   }
-  for (const [k, n] of got) {
+  for (const [k, n] of gotBefore) {
     if (!wanted.has(k)) duplicated.push(`SMS to ${k.replace('\n', ': "')}" (×${n}) is no queued message's`);
   }
 
