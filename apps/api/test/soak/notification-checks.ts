@@ -18,6 +18,8 @@ export interface NotificationExpectations {
   timezone: string;
   /** When the run killed a worker process (epoch milliseconds). */
   workerKills: readonly number[];
+  /** When the run stopped the SMS API, cutting the requests it was taking (fail-sms, stopped; epoch milliseconds). */
+  smsCuts: readonly number[];
   /**
    * When the run's tables were emptied (epoch milliseconds). The servers were cleared just before, so a message
    * they took before this moment that no row of this run knows was sent for the run before (its rows are gone).
@@ -30,6 +32,8 @@ export interface NotificationExpectations {
  * hand-over's commit to its request's write (milliseconds on an idle machine; the soak's load stretches it).
  */
 const HANDOVER_WINDOW_MS = 1_000;
+/** How long after the SMS API cut a request its sender records the SMS as of unknown outcome, at most. */
+const CUT_WINDOW_MS = 5_000;
 
 export interface NotificationVerdict {
   openings: number;
@@ -44,7 +48,9 @@ export interface NotificationVerdict {
    * SMS owed and never received because a worker was killed between handing the SMS over and its request
    * leaving the process (docs/alarms.md, "What is guaranteed when a process dies": SMS is at most once, and this
    * is its one window): its rows were given up as of unknown outcome, handed over at most HANDOVER_WINDOW_MS
-   * before a worker kill. Any other SMS not received is lost.
+   * before a worker kill. Also SMS whose request the SMS API cut when it was stopped: docs/alarms.md, "a connection
+   * cut after sending" is given up the same way, recorded at most CUT_WINDOW_MS after the cut. Any other SMS not
+   * received is lost.
    */
   lostInHandover: string[];
   /** Received in more than one distinct message, or a message that carries no owed alarm event. */
@@ -79,6 +85,7 @@ interface OutboxRow {
   message_id: string | null;
   last_error: string | null;
   handed_at: Date | null;
+  updated_at: Date;
 }
 
 /**
@@ -103,7 +110,8 @@ export async function checkNotifications(
   ).rows;
   const rows = (
     await db.query<OutboxRow>(
-      `SELECT alarm_id, event, channel, recipient_id, address, status, batch_id, message_id, last_error, handed_at
+      `SELECT alarm_id, event, channel, recipient_id, address, status, batch_id, message_id, last_error, handed_at,
+              updated_at
        FROM notification_outbox ORDER BY id`,
     )
   ).rows;
@@ -239,6 +247,8 @@ export async function checkNotifications(
     if (arrived) delivered++;
     else if (o.channel === 'sms' && unknownOutcome(r) && handedJustBeforeKill(r.handed_at, expect.workerKills))
       lostInHandover.push(`${what}: handed over at ${r.handed_at!.toISOString()}, the worker killed just after`);
+    else if (o.channel === 'sms' && unknownOutcome(r) && cutJustBefore(r, expect.smsCuts))
+      lostInHandover.push(`${what}: its request cut by the SMS API's stop, given up at ${r.updated_at.toISOString()}`);
     else lost.push(`${what}: ${r.status}${r.last_error ? ` (${r.last_error})` : ''}, not received`);
   }
 
@@ -262,6 +272,10 @@ export async function checkNotifications(
 
 const handedJustBeforeKill = (handedAt: Date | null, kills: readonly number[]) =>
   handedAt !== null && kills.some((k) => k >= handedAt.getTime() && k - handedAt.getTime() <= HANDOVER_WINDOW_MS);
+
+const cutJustBefore = (r: OutboxRow, cuts: readonly number[]) =>
+  r.last_error?.includes('SMS API did not answer') === true &&
+  cuts.some((c) => r.updated_at.getTime() >= c && r.updated_at.getTime() - c <= CUT_WINDOW_MS);
 
 const unknownOutcome = (r: OutboxRow) => r.status === 'failed' && r.last_error?.startsWith('outcome unknown') === true;
 

@@ -28,7 +28,7 @@ export function runLine(index: number, total: number, r: RunResult): string {
   const nv = r.notifications;
   const notes = nv
     ? `alarms: ${nv.openings} opened, ${nv.delivered}/${nv.expected} messages received once, ${nv.lost.length} lost, ` +
-      `${nv.lostInHandover.length} SMS lost in the hand-over window, ` +
+      `${nv.lostInHandover.length} SMS lost at most once (hand-over or cut), ` +
       `${nv.duplicated.length} duplicated, ${nv.emailCopies} email copies (same Message-ID), ${nv.outcomeUnknown.email} email and ${nv.outcomeUnknown.sms} SMS of unknown outcome, ${nv.stale} of the run before; `
     : 'alarms: not checked; ';
   const pv = r.payments;
@@ -200,7 +200,7 @@ export function summaryLines(s: SoakSummary): string[] {
   lines.push(
     `soak: alarm messages: ${n(a.openings)} alarms opened, ${n(a.expected)} messages owed (one per opening, channel and recipient), ` +
       `${n(a.delivered)} received exactly once, ${n(a.lost)} lost, ` +
-      `${n(a.lostInHandover)} SMS lost to a worker killed between handing them over and their request leaving (at most once), ` +
+      `${n(a.lostInHandover)} SMS lost at most once (a worker killed between handing them over and their request leaving, or the SMS API cut the request when it stopped), ` +
       `${n(a.duplicated)} duplicated ` +
       `(${n(a.emailCopies)} emails received again as the same message, one Message-ID); ` +
       `${n(a.emailOutcomeUnknown)} email and ${n(a.smsOutcomeUnknown)} SMS of unknown outcome (given up, not sent again) ` +

@@ -279,6 +279,7 @@ export async function runOnce(cluster: SoakCluster, stage: SoakStage, plan: RunP
     timezone: SOAK_TIMEZONE,
     workerKills: supervisor.kills.filter((k) => k.role === 'worker' && k.at >= started).map((k) => k.at),
     since: resetAt,
+    smsCuts: outcomes.filter((o) => o.spec.kind === 'fail-sms' && o.spec.sms === 'stopped').map((o) => o.startedAt),
   }).catch((error: Error) => {
     failures.push(`the notification checks failed to run: ${error.stack ?? String(error)}`);
     return null;
