@@ -28,13 +28,13 @@ if (HOT < 0) throw new Error('apps/api has no RollupHotUpdates1763711100000 migr
 const log = (msg) => console.log(`[sale-writes ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ROUNDS = 3;
-/** PostgreSQL's CPU seconds over a stretch: every postgres process, those that start during it from zero. */
+/** PostgreSQL's CPU seconds while `work` runs: every postgres process, those that start during it from zero. */
 async function pgCpuOf(work) {
   const meter = cpuMeter({ postgres: () => pidsNamed('postgres') });
   meter.mark();
-  const result = await work();
+  await work();
   const { shares, seconds } = meter.shares();
-  return { result, cpuSeconds: shares.postgres * seconds };
+  return { cpuSeconds: shares.postgres * seconds };
 }
 
 /** A database migrated by the program's own migrations, all of them or those before `upTo`. */
@@ -83,14 +83,21 @@ async function writeSales(ds) {
   return { rate: sales / seconds, pgMicros: (cpuSeconds * 1e6) / sales };
 }
 
-/** Updates of the daily rollup, and how many of them were heap-only (HOT). */
-async function rollupUpdates(ds) {
-  // The statistics reach the view when the writing backend reports them (at most every second when idle).
-  await new Promise((r) => setTimeout(r, 1_500));
-  const [row] = await ds.query(
-    `SELECT n_tup_upd::int AS updates, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE relname = 'sales_daily'`,
-  );
-  return row;
+/**
+ * Updates of the daily rollup in database `name`, and how many of them were heap-only (HOT). Read after its
+ * connections closed: a backend reports its counts when it exits, so none are missing.
+ */
+async function rollupUpdates(name) {
+  const client = new pg.Client({ connectionString: dbUrl(name) });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT n_tup_upd::int AS updates, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE relname = 'sales_daily'`,
+    );
+    return rows[0];
+  } finally {
+    await client.end();
+  }
 }
 
 /** The ingest benchmark's baseline: 1000-row INSERT … ON CONFLICT DO NOTHING into a plain table like `sales`. */
@@ -142,7 +149,8 @@ try {
     }
   }
   const base = { rate: median(baselines.map((b) => b.rate)), pgMicros: median(baselines.map((b) => b.pgMicros)) };
-  const hot = { before: await rollupUpdates(sources.before), after: await rollupUpdates(sources.after) };
+  for (const ds of Object.values(sources)) await ds.destroy();
+  const hot = { before: await rollupUpdates(names.before), after: await rollupUpdates(names.after) };
   const figures = {
     'baseline: 1000-row INSERT … ON CONFLICT rows/s (median of 3)': Math.round(base.rate),
     'baseline: PostgreSQL CPU per row (µs)': base.pgMicros.toFixed(1),
@@ -166,6 +174,6 @@ try {
       `(the sale, its key, the daily and monthly rollups); ${cpus().length} cores, load ${loadavg()[0].toFixed(2)}.`,
   });
 } finally {
-  for (const ds of Object.values(sources)) await ds.destroy().catch(() => undefined);
+  for (const ds of Object.values(sources)) if (ds.isInitialized) await ds.destroy().catch(() => undefined);
   for (const name of Object.values(names)) await dropDatabase(name).catch(() => undefined);
 }
