@@ -37,6 +37,10 @@ export function UsersTable({ users }: { users: readonly AdminUserRow[] }) {
     setNotice(null);
     setOpen(action);
   };
+  // A dialog shows the user's row as the list has it now, not as it was when the button was pressed: an
+  // action just done (say, an unassign) refetches the list, and a dialog opened before that answer lands
+  // must not keep the old machines or status.
+  const current = (user: AdminUserRow) => users.find((u) => u.userId === user.userId) ?? user;
 
   if (!users.length) return <p className="empty">{t('users.empty')}</p>;
   return (
@@ -146,11 +150,13 @@ export function UsersTable({ users }: { users: readonly AdminUserRow[] }) {
           </tbody>
         </table>
       </div>
-      {open?.kind === 'assign' && <AssignMachineDialog user={open.user} users={users} onClose={close} onDone={done} />}
-      {open?.kind === 'unassign' && (
-        <UnassignMachineDialog user={open.user} machine={open.machine} onClose={close} onDone={done} />
+      {open?.kind === 'assign' && (
+        <AssignMachineDialog user={current(open.user)} users={users} onClose={close} onDone={done} />
       )}
-      {open?.kind === 'active' && <SetActiveDialog user={open.user} onClose={close} onDone={done} />}
+      {open?.kind === 'unassign' && (
+        <UnassignMachineDialog user={current(open.user)} machine={open.machine} onClose={close} onDone={done} />
+      )}
+      {open?.kind === 'active' && <SetActiveDialog user={current(open.user)} onClose={close} onDone={done} />}
       {open?.kind === 'rotate' && <DeviceKeyDialog machine={open.machine} onClose={close} />}
     </div>
   );
