@@ -13,11 +13,11 @@
 // how late they sent. The program runs as two processes (api+broker, worker) unless BENCH_SPLIT=false.
 // CPU of every process from /proc, as a share of one core; memory as peak RSS (PSS summed for PostgreSQL).
 // BENCH_PROFILE=DIR writes V8 CPU profiles of the server processes and the generators into DIR.
-// BENCH_PHASES=open,closed chooses the phases. BENCH_WORKER_NICE=N runs the worker process at that
-// niceness, and BENCH_BROKER_FIFO=true the api+broker process under the real-time SCHED_FIFO policy (root or
-// CAP_SYS_NICE), for experiments with how the two cores are shared (docs/performance.md). BENCH_TIMELINE=true prints
-// the PUBACK latency of the sales due in each BENCH_TIMELINE_MS (1000) of the measured phase, by epoch ms, to be laid
-// beside the logs of BENCH_LOG_DIR. In embedded mode the broker's own histogram of a live sale's wait until durable
+// BENCH_PHASES=open,closed chooses the phases. The worker process runs at the program's own WORKER_NICE (10 unless
+// the environment says otherwise: WORKER_NICE=0 compares), and BENCH_BROKER_FIFO=true puts the api+broker process
+// under the real-time SCHED_FIFO policy (root or CAP_SYS_NICE), for experiments with how the two cores are shared
+// (docs/performance.md). BENCH_TIMELINE=true prints the PUBACK latency of the sales due in each BENCH_TIMELINE_MS
+// (1000) of the measured phase, by epoch ms, to be laid beside the logs of BENCH_LOG_DIR. In embedded mode the broker's own histogram of a live sale's wait until durable
 // (wv_broker_sale_durable_seconds, read from /api/metrics before and after each phase) is reported beside the PUBACK.
 // 4. BENCH_MODES=embedded,external: the same phases again with MQTT_MODE=external, the machines on a Mosquitto of
 //    the run's own (docs/external-mqtt.md) on a fresh database, against the same baselines. A machine without
@@ -32,7 +32,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { percentile, report } from './lib/report.mjs';
 import { mb, rssOf } from './lib/measure.mjs';
-import { cpuMeter, pidsNamed, pssBytes } from './lib/proc.mjs';
+import { cpuMeter, nicenessOf, pidsNamed, pssBytes } from './lib/proc.mjs';
 import { BASELINE_COLUMNS, createBaselineTable, insertBaselineRows } from './lib/insert-baseline.mjs';
 import { startMosquitto, mosquittoPlugin } from './lib/mosquitto.mjs';
 import { adminToken, benchDeployment, provisionMachines, startProcess } from './lib/stack.mjs';
@@ -45,7 +45,6 @@ const LOAD = Number(process.env.BENCH_LOAD ?? 0.5);
 const FIXED_RATE = Number(process.env.BENCH_RATE ?? 0);
 const GENERATORS = Number(process.env.BENCH_GENERATORS ?? 2);
 const NICE = process.env.BENCH_GENERATOR_NICE === 'true';
-const WORKER_NICE = Number(process.env.BENCH_WORKER_NICE ?? 0);
 const BROKER_FIFO = process.env.BENCH_BROKER_FIFO === 'true';
 const BASELINE_ROWS = Number(process.env.BENCH_BASELINE_ROWS ?? 100_000);
 const SPLIT = process.env.BENCH_SPLIT !== 'false';
@@ -77,6 +76,8 @@ if (PROFILE) {
 // database is named after this process, so that two runs can share the machine (the busy measurement).
 let deployment, procs, front, machines, db, generators, meter, mosquitto;
 let pubackedSoFar = 0;
+/** The worker process's niceness as it set it itself (WORKER_NICE), read from /proc. */
+let workerNiceness;
 /** Where the embedded broker's own histogram of a live sale's wait is read (GET /api/metrics); null in external mode. */
 let metricsOf = null;
 
@@ -120,7 +121,7 @@ async function startStack(mode) {
   procs = SPLIT
     ? [await startProcess({ ...env, APP_ROLES: 'api,broker' }), await startProcess({ ...env, APP_ROLES: 'worker' })]
     : [await startProcess(env)];
-  if (WORKER_NICE && SPLIT) setPriority(procs[1].child.pid, WORKER_NICE);
+  if (SPLIT) workerNiceness = nicenessOf(procs[1].child.pid).join('/');
   // Every thread of the api+broker process under SCHED_FIFO: it runs whenever it can (needs CAP_SYS_NICE).
   if (BROKER_FIFO) execFileSync('chrt', ['--all-tasks', '--fifo', '--pid', '10', String(procs[0].child.pid)]);
   front = procs[0];
@@ -463,5 +464,6 @@ report({
     `there is Mosquitto's, and the sale is durable in Redis at the program's own PUBACK to Mosquitto, so what ` +
     `waits in Mosquitto shows as commit lag); ` +
     `${WARMUP} s warm-up then ${SECONDS} s measured per phase; ` +
-    `${SPLIT ? 'api+broker and worker as two processes' : 'one process'}, with PostgreSQL and Redis on this machine.`,
+    `${SPLIT ? `api+broker and worker as two processes, the worker at niceness ${workerNiceness} (WORKER_NICE)` : 'one process'}, ` +
+    'with PostgreSQL and Redis on this machine.',
 });

@@ -21,6 +21,16 @@ export function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime, stime (fields 14 and 15)
 }
 
+/** The niceness of each thread of a process (field 19 of /proc/PID/task/TID/stat), sorted and without repeats. */
+export function nicenessOf(pid) {
+  const values = new Set();
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    const stat = read(`/proc/${pid}/task/${task}/stat`);
+    if (stat) values.add(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+  }
+  return [...values].sort((a, b) => a - b);
+}
+
 /** Pids of the processes whose command name (comm) is `name`, e.g. `postgres` or `redis-server`. */
 export function pidsNamed(name) {
   return readdirSync('/proc')

@@ -22,6 +22,7 @@ import { SOCKET_PATH } from './live/live-server.service.js';
 import { serveWebApp } from './web/serve-web.js';
 import { ownUpgrades } from './web/upgrade-owner.js';
 import { healthPortOf, listenHealthPort } from './health/health-port.js';
+import { lowerPriority } from './common/process-priority.js';
 import { HealthService } from './health/health.service.js';
 
 const MIGRATION_LOCK = 7_263_001;
@@ -161,6 +162,10 @@ async function startWorkerOnly(
   await app.init();
   const health =
     config.healthPort === undefined ? null : await listenHealthPort(config.healthPort, app.get(HealthService));
+  // Throughput work at a lower priority than the brokers that may share this host: their PUBACKs go first, and
+  // the worker takes the CPU they leave, in larger batches (docs/performance.md, "The worker yields").
+  if (lowerPriority(config.workerNice) > 0)
+    new Logger('Bootstrap').log(`Running at CPU niceness ${config.workerNice} (WORKER_NICE)`);
   announce(config, 'Worker started (APP_ROLES=worker): processing the sales queue');
   if (health) announce(config, `Health probes on http://localhost:${healthPortOf(health)}/api/health`);
   return {

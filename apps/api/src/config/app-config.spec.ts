@@ -54,3 +54,17 @@ describe('the sales retention (SALES_RETENTION_MONTHS, docs/partitions.md)', () 
     );
   });
 });
+
+describe('the worker’s CPU priority (WORKER_NICE, docs/performance.md)', () => {
+  it('is 10 unless set, and takes a whole niceness from 0 to 19', () => {
+    expect(loadConfig({}).workerNice).toBe(10);
+    expect(loadConfig({ WORKER_NICE: '0' }).workerNice).toBe(0);
+    expect(loadConfig({ WORKER_NICE: '19' }).workerNice).toBe(19);
+  });
+
+  it.each(['-5', '20', '2.5', 'low'])('refuses %s with one line naming the variable', (value) => {
+    expect(() => loadConfig({ WORKER_NICE: value })).toThrow(
+      /^Invalid WORKER_NICE: WORKER_NICE must be a whole number from 0 to 19.*Change WORKER_NICE and start again\.$/,
+    );
+  });
+});

@@ -56,6 +56,16 @@ const envSchema = z.object({
   MQTT_PORT: port('MQTT_PORT').default(1883),
   /** A worker-only process (APP_ROLES=worker) answers the health probes on this port; unset: it listens on none. */
   HEALTH_PORT: port('HEALTH_PORT').optional(),
+  /**
+   * The CPU priority (niceness) a worker-only process (APP_ROLES=worker) lowers itself to at start, so that on a
+   * host it shares with a broker the machines' PUBACKs go first (docs/performance.md, "The worker yields").
+   */
+  WORKER_NICE: z.coerce
+    .number({ error: 'WORKER_NICE must be a whole number from 0 to 19' })
+    .int('WORKER_NICE must be a whole number from 0 to 19')
+    .min(0, 'WORKER_NICE must be a whole number from 0 to 19')
+    .max(19, 'WORKER_NICE must be a whole number from 0 to 19')
+    .default(10),
   MQTT_WS_PATH: z.string().startsWith('/', 'MQTT_WS_PATH must start with /').default('/mqtt'),
   /** docs/external-mqtt.md: `embedded` runs Aedes in the program; `external` uses the broker at MQTT_BROKER_URL. */
   MQTT_MODE: z.enum(['embedded', 'external'], { error: 'MQTT_MODE is embedded or external' }).default('embedded'),
@@ -276,6 +286,8 @@ export interface AppConfig {
   env: string;
   port: number;
   healthPort: number | undefined;
+  /** The niceness of a worker-only process (0 to 19; 0 leaves it as started). */
+  workerNice: number;
   databaseUrl: string;
   /** A streaming replica the sales views read (docs/read-replica.md); undefined: they read databaseUrl. */
   databaseReadUrl?: string;
@@ -421,6 +433,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     env: e.NODE_ENV,
     port: e.PORT,
     healthPort: e.HEALTH_PORT,
+    workerNice: e.WORKER_NICE,
     databaseUrl: e.DATABASE_URL,
     databaseReadUrl: e.DATABASE_READ_URL,
     redisUrl: e.REDIS_URL,
