@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { renderHook, waitFor } from '@testing-library/react';
-import { env } from '@/config/env';
-import { startApiServer, type ApiServer, type RecordedRequest } from '../../../test/api-server';
+import type { RecordedRequest } from '../../../test/api-server';
+import { useFakeApi } from '../../../test/fake-api';
 import { currentLanguage, setLanguage } from './index';
 import { chooseLanguage, useSavedLanguage } from './saved-language';
 
-let server: ApiServer;
+const server = useFakeApi();
 
 /** A token whose payload names the user (the session reads `sub` and `role` from it). */
 const tokenOf = (sub: string) => `h.${btoa(JSON.stringify({ sub, role: 'manager' }))}.s`;
@@ -28,14 +28,7 @@ const info = (language: string) => ({
 
 const calls = (method: string, path: string) => server.requests.filter((r) => r.method === method && r.path === path);
 
-beforeAll(async () => {
-  server = await startApiServer();
-  Object.assign(env, { apiUrl: server.apiUrl });
-});
-afterAll(() => server.close());
 afterEach(async () => {
-  server.requests.length = 0;
-  localStorage.clear();
   await setLanguage('en');
 });
 

@@ -1,24 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { env } from '@/config/env';
 import { setLanguage } from '@/lib/i18n';
-import { startApiServer, type ApiServer } from '../../../../test/api-server';
+import { useFakeApi } from '../../../../test/fake-api';
 import { renderWithQueries } from '../../../../test/render';
 import { ATTENDANT_ID, FakeAlarmApi, MANAGER_ID, makeAlarm, signIn } from '../testing/fake-alarm-api';
 import { AlarmsView } from './alarms-view';
 
-let server: ApiServer;
+const server = useFakeApi();
 
-beforeAll(async () => {
-  server = await startApiServer();
-  Object.assign(env, { apiUrl: server.apiUrl });
-});
-afterAll(() => server.close());
 afterEach(async () => {
-  server.requests.length = 0;
-  localStorage.clear();
   await setLanguage('en');
 });
 

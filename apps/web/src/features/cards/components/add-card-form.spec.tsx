@@ -1,21 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { env } from '@/config/env';
-import { startApiServer, type ApiServer } from '../../../../test/api-server';
+import { useFakeApi } from '../../../../test/fake-api';
 import { renderWithQueries } from '../../../../test/render';
 import { AddCardForm } from './add-card-form';
 
-let server: ApiServer;
+const server = useFakeApi();
 
-beforeAll(async () => {
-  server = await startApiServer();
-  Object.assign(env, { apiUrl: server.apiUrl });
-});
-afterAll(() => server.close());
 afterEach(() => {
-  server.requests.length = 0;
-  localStorage.clear();
   jest.restoreAllMocks();
 });
 

@@ -1,13 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PendingFloatRequest } from '@wv/contracts';
-import { env } from '@/config/env';
-import { startApiServer, type ApiServer, type RecordedRequest } from '../../../../test/api-server';
+import type { RecordedRequest } from '../../../../test/api-server';
+import { useFakeApi } from '../../../../test/fake-api';
 import { renderWithQueries } from '../../../../test/render';
 import { FloatApproval } from './float-approval';
 
-let server: ApiServer;
+const server = useFakeApi();
 
 const ASHA: PendingFloatRequest = {
   requestId: '1b7e0c3e-2f0a-4a43-9d8e-7c1f4b1a0001',
@@ -44,16 +44,6 @@ function managerServer(pending: PendingFloatRequest[], refuse?: { status: number
     return { status: 404 };
   };
 }
-
-beforeAll(async () => {
-  server = await startApiServer();
-  Object.assign(env, { apiUrl: server.apiUrl });
-});
-afterAll(() => server.close());
-afterEach(() => {
-  server.requests.length = 0;
-  localStorage.clear();
-});
 
 async function renderApproval(handler: ReturnType<typeof managerServer>) {
   localStorage.setItem('token', 'manager-token');

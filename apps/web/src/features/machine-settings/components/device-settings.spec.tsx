@@ -1,14 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { env } from '@/config/env';
 import { setLanguage } from '@/lib/i18n';
-import { startApiServer, type ApiServer, type RecordedRequest } from '../../../../test/api-server';
+import type { RecordedRequest } from '../../../../test/api-server';
+import { useFakeApi } from '../../../../test/fake-api';
 import { renderWithQueries } from '../../../../test/render';
 import { TariffsPanel } from './tariffs-panel';
 import { WifiPanel } from './wifi-panel';
 
-let server: ApiServer;
+const server = useFakeApi();
 const ESP = 'ESP-WIFI-1';
 
 /** A machine with stored Wi-Fi; PUT /update_wifi_credentials answers as `update` says. */
@@ -35,14 +35,7 @@ const validation = (fields: { path: string; message: string }[]) => ({
   },
 });
 
-beforeAll(async () => {
-  server = await startApiServer();
-  Object.assign(env, { apiUrl: server.apiUrl });
-});
-afterAll(() => server.close());
 afterEach(async () => {
-  server.requests.length = 0;
-  localStorage.clear();
   await setLanguage('en');
 });
 

@@ -1,25 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { NotificationPreferences } from '@wv/contracts';
-import { env } from '@/config/env';
 import { setLanguage } from '@/lib/i18n';
-import { startApiServer, type ApiServer, type RecordedRequest } from '../../../../test/api-server';
+import type { RecordedRequest } from '../../../../test/api-server';
+import { useFakeApi } from '../../../../test/fake-api';
 import { renderWithQueries } from '../../../../test/render';
 import { NotificationPreferencesCard } from './notification-preferences-card';
 
-let server: ApiServer;
+const server = useFakeApi();
 
 const DEFAULTS: NotificationPreferences = { email: true, sms: true, minSeverity: 'major', quietHours: null };
 
-beforeAll(async () => {
-  server = await startApiServer();
-  Object.assign(env, { apiUrl: server.apiUrl });
-});
-afterAll(() => server.close());
 afterEach(async () => {
-  server.requests.length = 0;
-  localStorage.clear();
   await setLanguage('en');
 });
 

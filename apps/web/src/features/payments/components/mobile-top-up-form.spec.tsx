@@ -1,15 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Payment } from '@wv/contracts';
-import { env } from '@/config/env';
 import { formatMoney } from '@/lib/format';
 import { setLanguage } from '@/lib/i18n';
-import { startApiServer, type ApiServer, type RecordedRequest } from '../../../../test/api-server';
+import type { RecordedRequest } from '../../../../test/api-server';
+import { useFakeApi } from '../../../../test/fake-api';
 import { renderWithQueries } from '../../../../test/render';
 import { MobileTopUpForm } from './mobile-top-up-form';
 
-let server: ApiServer;
+const server = useFakeApi();
 
 const PAYMENT_ID = '7d3f0c2a-0000-4000-8000-000000000001';
 
@@ -26,14 +26,7 @@ const payment = (overrides: Partial<Payment> = {}): Payment => ({
   ...overrides,
 });
 
-beforeAll(async () => {
-  server = await startApiServer();
-  Object.assign(env, { apiUrl: server.apiUrl });
-});
-afterAll(() => server.close());
 afterEach(async () => {
-  server.requests.length = 0;
-  localStorage.clear();
   await setLanguage('en');
 });
 

@@ -1,15 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Payment } from '@wv/contracts';
 import { formatMoney } from '@/lib/format';
-import { env } from '@/config/env';
 import { setLanguage } from '@/lib/i18n';
-import { startApiServer, type ApiServer } from '../../../../test/api-server';
+import { useFakeApi } from '../../../../test/fake-api';
 import { renderWithQueries } from '../../../../test/render';
 import { PaymentsView } from './payments-view';
 
-let server: ApiServer;
+const server = useFakeApi();
 
 const STRAY = '7d3f0c2a-0000-4000-8000-00000000000a';
 
@@ -38,14 +37,7 @@ const stray = (overrides: Partial<Payment> = {}) =>
     ...overrides,
   });
 
-beforeAll(async () => {
-  server = await startApiServer();
-  Object.assign(env, { apiUrl: server.apiUrl });
-});
-afterAll(() => server.close());
 afterEach(async () => {
-  server.requests.length = 0;
-  localStorage.clear();
   await setLanguage('en');
 });
 

@@ -1,13 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { env } from '@/config/env';
 import { businessDate } from '@/lib/dates';
-import { startApiServer, type ApiServer, type RecordedRequest } from '../../../../test/api-server';
+import type { RecordedRequest } from '../../../../test/api-server';
+import { useFakeApi } from '../../../../test/fake-api';
 import { renderWithQueries } from '../../../../test/render';
 import { TransactionsView } from './transactions-view';
 
-let server: ApiServer;
+const server = useFakeApi();
 
 /** The machine's coin sales as the server would page them: 25 in all, sale n costing n × 100. */
 function coinPage(request: RecordedRequest) {
@@ -23,16 +23,6 @@ function coinPage(request: RecordedRequest) {
   if (request.query.order === 'desc') all.reverse();
   return { body: { data: all.slice((page - 1) * limit, page * limit), total: all.length } };
 }
-
-beforeAll(async () => {
-  server = await startApiServer();
-  Object.assign(env, { apiUrl: server.apiUrl });
-});
-afterAll(() => server.close());
-afterEach(() => {
-  server.requests.length = 0;
-  localStorage.clear();
-});
 
 async function renderCoinSales() {
   localStorage.setItem('token', 'manager-token');

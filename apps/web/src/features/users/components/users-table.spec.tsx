@@ -1,13 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AdminUserRow } from '@wv/contracts';
-import { env } from '@/config/env';
 import { UsersRoute } from '@/app/routes/admin/users';
-import { startApiServer, type ApiServer } from '../../../../test/api-server';
+import { useFakeApi } from '../../../../test/fake-api';
 import { renderWithQueries } from '../../../../test/render';
 
-let server: ApiServer;
+const server = useFakeApi();
 
 const MANAGER: AdminUserRow = {
   userId: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f0101',
@@ -38,16 +37,6 @@ const ATTENDANT: AdminUserRow = {
   active: true,
   managerId: MANAGER.userId,
 };
-
-beforeAll(async () => {
-  server = await startApiServer();
-  Object.assign(env, { apiUrl: server.apiUrl });
-});
-afterAll(() => server.close());
-afterEach(() => {
-  server.requests.length = 0;
-  localStorage.clear();
-});
 
 describe('Users table', () => {
   it('shows a dialog opened before the list refreshed with the user as the refreshed list has them', async () => {
