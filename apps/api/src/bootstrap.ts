@@ -33,8 +33,16 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  /**
+   * The program is this whole process (`npm start`), not an app among others in it (tests, the demo): settings of
+   * the process apply, such as a worker-only process's lower CPU priority (WORKER_NICE).
+   */
+  ownProcess?: boolean;
+}
+
 /** Starts the whole program for the roles in `config`; every failure to start is one clear line. */
-export async function startApp(config: AppConfig): Promise<RunningApp> {
+export async function startApp(config: AppConfig, options: StartOptions = {}): Promise<RunningApp> {
   const logger = new Logger('Bootstrap');
   const servesHttp = config.roles.has('api') || config.roles.has('broker');
   // A worker-only process never listens on PORT: it shares the api process's environment. It may answer the health
@@ -65,7 +73,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     throw error;
   });
 
-  if (!servesHttp) return startWorkerOnly(config, redis, redisWarning);
+  if (!servesHttp) return startWorkerOnly(config, redis, redisWarning, options);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, redis), {
     bodyParser: false,
     logger: new JsonLogger(config.logLevel),
@@ -152,6 +160,7 @@ async function startWorkerOnly(
   config: AppConfig,
   redis: import('ioredis').Redis,
   redisWarning: string | undefined,
+  options: StartOptions,
 ): Promise<RunningApp> {
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, redis), {
     logger: new JsonLogger(config.logLevel),
@@ -163,8 +172,9 @@ async function startWorkerOnly(
   const health =
     config.healthPort === undefined ? null : await listenHealthPort(config.healthPort, app.get(HealthService));
   // Throughput work at a lower priority than the brokers that may share this host: their PUBACKs go first, and
-  // the worker takes the CPU they leave, in larger batches (docs/performance.md, "The worker yields").
-  if (lowerPriority(config.workerNice) > 0)
+  // the worker takes the CPU they leave (docs/performance.md, "The worker yields"). Only when the app is the whole
+  // process: an app started in a test would lower the test runner's priority.
+  if (options.ownProcess && lowerPriority(config.workerNice) > 0)
     new Logger('Bootstrap').log(`Running at CPU niceness ${config.workerNice} (WORKER_NICE)`);
   announce(config, 'Worker started (APP_ROLES=worker): processing the sales queue');
   if (health) announce(config, `Health probes on http://localhost:${healthPortOf(health)}/api/health`);

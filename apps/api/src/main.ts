@@ -6,7 +6,7 @@ const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url))
 
 try {
   const config = loadConfig();
-  const running = await startApp({ ...config, webDist: config.webDist ?? defaultWebDist });
+  const running = await startApp({ ...config, webDist: config.webDist ?? defaultWebDist }, { ownProcess: true });
   // SIGTERM/SIGINT: the broker drains and in-flight sales reach Redis before the database closes.
   running.app.enableShutdownHooks();
 } catch (error) {

@@ -57,8 +57,6 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
     LOG_LEVEL: 'error',
-    // A worker-only app started in this process would lower the test runner's own priority: leave it.
-    WORKER_NICE: '0',
     ...env,
   });
   const running = await startApp(config);
