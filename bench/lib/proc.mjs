@@ -1,6 +1,7 @@
 // CPU and memory of the processes in a benchmark, read from Linux /proc (proc(5)).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 
 const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
@@ -21,12 +22,15 @@ export function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime, stime (fields 14 and 15)
 }
 
-/** The niceness of each thread of a process (field 19 of /proc/PID/task/TID/stat), sorted and without repeats. */
+/** The niceness of each thread of a process (getpriority(2) of each thread id), sorted and without repeats. */
 export function nicenessOf(pid) {
   const values = new Set();
   for (const task of readdirSync(`/proc/${pid}/task`)) {
-    const stat = read(`/proc/${pid}/task/${task}/stat`);
-    if (stat) values.add(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    try {
+      values.add(getPriority(Number(task)));
+    } catch {
+      // the thread ended
+    }
   }
   return [...values].sort((a, b) => a - b);
 }

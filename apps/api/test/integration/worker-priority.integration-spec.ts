@@ -1,20 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { startApp } from '../../src/bootstrap.js';
 import { createDeployment, spawnServer, type Deployment, type ServerProcess } from '../support/server-process.js';
 import { createTestApp } from '../support/test-app.js';
 
-/** The niceness of every thread of a process (proc(5): field 19 of /proc/PID/task/TID/stat). */
+/** The niceness of every thread of a process: getpriority(2) of each thread id under /proc/PID/task. */
 function niceness(pid: number): number[] {
   return readdirSync(`/proc/${pid}/task`).flatMap((task) => {
-    let stat: string;
     try {
-      stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      return [getPriority(Number(task))];
     } catch {
       return []; // the thread ended
     }
-    // The command name may hold spaces: the fields after it start at the third.
-    return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
   });
 }
 

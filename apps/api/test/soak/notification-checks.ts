@@ -205,18 +205,21 @@ export async function checkNotifications(
     ...owed.filter((o) => o.channel === 'sms').map((o) => o.address),
     ...rows.filter((r) => r.channel === 'sms').map((r) => r.address),
   ]);
-  /** (number, text) → how many the SMS API took, less the earlier run's. */
-  const counted = (sms: ReceivedSms[], countStale: boolean) => {
+  /** (number, text) → how many the SMS API took; what only the earlier run owed is left out and counted apart. */
+  const counted = (sms: ReceivedSms[]) => {
     const got = new Map<string, number>();
+    let earlier = 0;
     for (const m of sms.filter((x) => alarmNumbers.has(x.to))) {
       const k = `${m.to}\n${m.message}`;
-      if (!wanted.has(k) && earlierRun(m)) stale += countStale ? 1 : 0;
+      if (!wanted.has(k) && earlierRun(m)) earlier++;
       else got.set(k, (got.get(k) ?? 0) + 1);
     }
-    return got;
+    return { got, earlier };
   };
-  const gotBefore = counted(before.sms, true);
-  const gotAfter = counted(after.sms, false);
+  const smsBefore = counted(before.sms);
+  stale += smsBefore.earlier;
+  const gotBefore = smsBefore.got;
+  const gotAfter = counted(after.sms).got;
   const undelivered = new Set<string>();
   for (const [k, batches] of wanted) {
     // Equal texts to one number (one machine and kind, the same minute) are told apart by count only.
