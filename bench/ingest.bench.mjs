@@ -263,7 +263,14 @@ async function runPhase(mode, rate) {
   const measureFrom = startAt + WARMUP * 1000;
   const endAt = measureFrom + SECONDS * 1000;
   const peaks = { broker: 0, worker: 0, generators: 0, Mosquitto: 0 };
+  // How often the worker ran at niceness 0, having fallen behind (docs/performance.md, "The worker takes its priority
+  // back"), sampled every half second from the warm-up to the end of the phase.
+  const workerNice = { samples: 0, catchingUp: 0 };
   const sampleMemory = () => {
+    if (SPLIT && workerNiceness !== '0') {
+      workerNice.samples++;
+      if (nicenessOf(procs[1].child.pid)[0] === 0) workerNice.catchingUp++;
+    }
     peaks.broker = Math.max(peaks.broker, rssOf(front.child.pid));
     if (SPLIT) peaks.worker = Math.max(peaks.worker, rssOf(procs[1].child.pid));
     if (mosquitto) peaks.Mosquitto = Math.max(peaks.Mosquitto, rssOf(mosquitto.pid));
@@ -350,6 +357,7 @@ async function runPhase(mode, rate) {
     lateP99: lateness.length ? percentile(lateness, 99) : 0,
     lateShare: lateness.length ? late / lateness.length : 0,
     brokerWait,
+    workerCatchingUp: workerNice.samples ? workerNice.catchingUp / workerNice.samples : null,
     generatorCpu: results.reduce((sum, r) => sum + r.cpuShare, 0),
     cpu,
     memory: { ...peaks, PostgreSQL: pgMemory, Redis: redisMemory },
@@ -431,6 +439,11 @@ for (const stackMode of MODES) {
         : {}),
       [`${label}: commit lag after the last PUBACK (ms)`]: Math.round(r.lagMs),
       [`${label}: PUBACKed sales not stored`]: r.lost,
+      ...(r.workerCatchingUp === null
+        ? {}
+        : {
+            [`${label}: share of the phase the worker ran at niceness 0, behind (%)`]: round(r.workerCatchingUp * 100),
+          }),
       [`${label}: CPU, % of one core`]: cpuLine(r),
       [`${label}: CPU per sale committed (µs)`]: cpuPerSaleLine(r),
       [`${label}: memory (MB; RSS, PSS for PostgreSQL and Redis)`]: memoryLine(r),

@@ -22,7 +22,7 @@ import { SOCKET_PATH } from './live/live-server.service.js';
 import { serveWebApp } from './web/serve-web.js';
 import { ownUpgrades } from './web/upgrade-owner.js';
 import { healthPortOf, listenHealthPort } from './health/health-port.js';
-import { lowerPriority } from './common/process-priority.js';
+import { WorkerPriority } from './common/process-priority.js';
 import { HealthService } from './health/health.service.js';
 
 const MIGRATION_LOCK = 7_263_001;
@@ -171,11 +171,10 @@ async function startWorkerOnly(
   await app.init();
   const health =
     config.healthPort === undefined ? null : await listenHealthPort(config.healthPort, app.get(HealthService));
-  // Throughput work at a lower priority than the brokers that may share this host: their PUBACKs go first, and
-  // the worker takes the CPU they leave (docs/performance.md, "The worker yields"). Only when the app is the whole
-  // process: an app started in a test would lower the test runner's priority.
-  if (options.ownProcess && lowerPriority(config.workerNice) > 0)
-    new Logger('Bootstrap').log(`Running at CPU niceness ${config.workerNice} (WORKER_NICE)`);
+  // Throughput work at a lower priority than the brokers that may share this host while it keeps up: their PUBACKs go
+  // first, and the worker takes the CPU they leave; behind, it takes its priority back (docs/performance.md, "The
+  // worker yields"). Only when the app is the whole process: an app started in a test would change the test runner's.
+  if (options.ownProcess) app.get(WorkerPriority).start(config.workerNice);
   announce(config, 'Worker started (APP_ROLES=worker): processing the sales queue');
   if (health) announce(config, `Health probes on http://localhost:${healthPortOf(health)}/api/health`);
   return {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Job } from 'bullmq';
+import { WorkerPriority } from '../common/process-priority.js';
 import type { AppConfig } from '../config/app-config.js';
 import { LIVE_JOBS_PER_BACKFILL_JOB, SaleIngestProcessor } from './sale-ingest.processor.js';
 import type { SaleIngestQueue } from './sale-ingest.queue.js';
@@ -9,9 +10,10 @@ import type { SalesIngestJob } from './sale-ingest.types.js';
 // The backfill lane's fair share (docs/architecture.md, "Backfill and live sales"): strict priority
 // alone would starve a backlog while live jobs keep the workers busy.
 
-const job = (id: number, offline: boolean): Job<SalesIngestJob> =>
+const job = (id: number, offline: boolean, timestamp = Date.now()): Job<SalesIngestJob> =>
   ({
     id: String(id),
+    timestamp,
     data: {
       messages: [
         {
@@ -25,7 +27,10 @@ const job = (id: number, offline: boolean): Job<SalesIngestJob> =>
     },
   }) as unknown as Job<SalesIngestJob>;
 
-function processor(write: (keys: string[]) => Promise<void> = async () => undefined) {
+function processor(
+  write: (keys: string[]) => Promise<void> = async () => undefined,
+  priority = new WorkerPriority(),
+) {
   const written: string[] = [];
   const writes: string[][] = [];
   let letThrough = 0;
@@ -44,7 +49,7 @@ function processor(write: (keys: string[]) => Promise<void> = async () => undefi
       return true;
     },
   } as unknown as SaleIngestQueue;
-  const p = new SaleIngestProcessor(ingest, queue, {} as AppConfig);
+  const p = new SaleIngestProcessor(ingest, queue, {} as AppConfig, priority);
   return { p, written, writes, letThrough: () => letThrough };
 }
 
@@ -91,5 +96,29 @@ describe('SaleIngestProcessor writes the jobs that wait together', () => {
     });
     const results = await Promise.allSettled([1, 2].map((id) => p.process(job(id, false))));
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+});
+
+describe('SaleIngestProcessor and the CPU priority of the worker (docs/performance.md, "The worker yields")', () => {
+  it('tells the priority how long each live job waited until committed, never a backfill job', async () => {
+    const calls: number[] = [];
+    const priority = new WorkerPriority(
+      (niceness, needs) => {
+        if (needs(5)) calls.push(niceness);
+        return 1;
+      },
+      () => performance.now(),
+      () => 0,
+    );
+    priority.start(10);
+    const { p } = processor(undefined, priority);
+    // A backfill job that waited a minute (on purpose, behind live jobs) does not count as falling behind.
+    await p.process(job(1, true, Date.now() - 60_000));
+    expect(priority.catchingUp).toBe(false);
+    await p.process(job(2, false, Date.now() - 100));
+    expect(priority.catchingUp).toBe(false);
+    await p.process(job(3, false, Date.now() - 3_000));
+    expect(priority.catchingUp).toBe(true);
+    expect(calls).toEqual([10, 0]);
   });
 });

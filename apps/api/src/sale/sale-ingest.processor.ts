@@ -4,6 +4,7 @@ import { SaleBatcher } from '@wv/broker';
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { mustWaitForDatabase } from '../common/pg-errors.js';
+import { WorkerPriority } from '../common/process-priority.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { bullPrefix, createQueueConnection, SALES_QUEUE } from '../queue/queue-connection.js';
 import { SaleIngestQueue } from './sale-ingest.queue.js';
@@ -52,6 +53,7 @@ export class SaleIngestProcessor implements OnApplicationBootstrap, OnApplicatio
     private readonly ingest: SaleIngestService,
     private readonly queue: SaleIngestQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly priority: WorkerPriority,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -90,6 +92,8 @@ export class SaleIngestProcessor implements OnApplicationBootstrap, OnApplicatio
       const batchKey = `job-${job.id}`;
       const messages = job.data.messages.map((message, index) => ({ message, batchKey, index }));
       await (backfill ? this.backfillWrites : this.liveWrites).add(messages);
+      // Backfill jobs wait behind live ones on purpose: only a live job's wait says the worker is behind.
+      if (!backfill) this.priority.observeCommit(Date.now() - job.timestamp);
     } catch (error) {
       if (!mustWaitForDatabase(error)) throw error;
       // Not this batch's fault (down, read-only, out of resources, shutting down): hold the whole

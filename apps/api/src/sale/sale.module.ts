@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WorkerPriority } from '../common/process-priority.js';
 import { DeviceOutboxModule } from '../device-outbox/device-outbox.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { LedgerModule } from '../ledger/ledger.module.js';
@@ -29,6 +30,13 @@ export class SaleApiModule {}
  */
 @Module({
   imports: [SaleModule, DeviceOutboxModule, EventsModule, LedgerModule, SequenceModule],
-  providers: [SaleIngestService, SaleIngestProcessor, SalePartitionRepository, SalePartitions],
+  providers: [
+    SaleIngestService,
+    SaleIngestProcessor,
+    SalePartitionRepository,
+    SalePartitions,
+    // Inactive until the bootstrap of a worker-only process starts it (docs/performance.md).
+    { provide: WorkerPriority, useFactory: () => new WorkerPriority() },
+  ],
 })
 export class SaleWorkerModule {}
