@@ -13,7 +13,8 @@ function fakeProcess(start: number[] = [0, 0, 0], refuse = false) {
       let changed = 0;
       state.threads = state.threads.map((current) => {
         if (!needs(current)) return current;
-        if (refuse && niceness < current) throw Object.assign(new Error('setpriority EACCES'), { info: { code: 'EACCES' } });
+        if (refuse && niceness < current)
+          throw Object.assign(new Error('setpriority EACCES'), { info: { code: 'EACCES' } });
         changed++;
         return niceness;
       });
@@ -85,6 +86,31 @@ describe('WorkerPriority (docs/performance.md, "The worker yields")', () => {
     // And again, when it falls behind again.
     priority.observeCommit(CATCH_UP.behindMs * 5);
     expect(state.threads).toEqual([0, 0, 0]);
+  });
+
+  it('holds twice as long each time it falls behind again soon after yielding, and from 5 s again after a long calm', () => {
+    const { priority, state } = fakeProcess();
+    priority.start(10);
+    /** Behind, then caught up for as long as the current hold: yielded again. */
+    const episode = () => {
+      priority.observeCommit(CATCH_UP.behindMs * 2);
+      const hold = priority.currentHoldMs;
+      priority.observeCommit(0);
+      state.now += hold;
+      priority.observeCommit(0);
+      expect(priority.catchingUp).toBe(false);
+      return hold;
+    };
+    expect(episode()).toBe(CATCH_UP.holdMs);
+    state.now += CATCH_UP.relapseMs - 1;
+    expect(episode()).toBe(CATCH_UP.holdMs * 2);
+    state.now += 1_000;
+    expect(episode()).toBe(CATCH_UP.holdMs * 4);
+    for (let i = 0; i < 10; i++) episode();
+    expect(priority.currentHoldMs).toBe(CATCH_UP.maxHoldMs);
+    // Niced for longer than relapseMs without falling behind: the next hold is the first one again.
+    state.now += CATCH_UP.relapseMs;
+    expect(episode()).toBe(CATCH_UP.holdMs);
   });
 
   it('stays niced, and tries no more, where the system refuses a lower niceness', () => {

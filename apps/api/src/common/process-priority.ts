@@ -46,6 +46,12 @@ export const CATCH_UP = {
   caughtUpMs: 250,
   /** Caught up this long without a break: it yields again. */
   holdMs: 5_000,
+  /**
+   * Behind again within this of yielding: the load outlasts the hold, which doubles for the next time (at most
+   * `maxHoldMs`), so that a worker under a load that lasts does not fall a second behind every few seconds.
+   */
+  relapseMs: 60_000,
+  maxHoldMs: 300_000,
 } as const;
 
 export type SetThreads = (niceness: number, needs: (current: number) => boolean) => number;
@@ -54,7 +60,8 @@ export type SetThreads = (niceness: number, needs: (current: number) => boolean)
  * The CPU priority of a worker-only process (docs/performance.md, "The worker takes its priority back"). It yields at
  * WORKER_NICE while it keeps up, so that a broker on the same host answers its machines first; once a live sales job
  * commits more than `CATCH_UP.behindMs` after it was queued, it runs at niceness 0 until its jobs have committed
- * within `CATCH_UP.caughtUpMs` for `CATCH_UP.holdMs`. A niced worker on a host other busy programs share, or under
+ * within `CATCH_UP.caughtUpMs` for `CATCH_UP.holdMs`, a hold that doubles each time it falls behind again soon after
+ * yielding (`CATCH_UP.relapseMs`) and starts again from 5 s once it yields for longer. A niced worker on a host other busy programs share, or under
  * more load than the host can take, would otherwise fall further behind for as long as the load lasts. Taking a
  * priority back needs RLIMIT_NICE of 20 or more (systemd `LimitNICE=0`, Docker `--ulimit nice=20`) or CAP_SYS_NICE;
  * without it the worker stays niced and says so once. Inactive (every call a no-op) unless `start` was called: a
@@ -67,6 +74,10 @@ export class WorkerPriority {
   private raised = false;
   private refused = false;
   private calmSince: number | null = null;
+  /** How long it must stay caught up to yield again. */
+  private holdMs: number = CATCH_UP.holdMs;
+  /** When it last yielded after catching up; null before the first time. */
+  private yieldedAt: number | null = null;
 
   constructor(
     private readonly setThreads: SetThreads = setEveryThread,
@@ -88,6 +99,11 @@ export class WorkerPriority {
     return this.raised;
   }
 
+  /** How long it must stay caught up before it yields again (ms). */
+  get currentHoldMs(): number {
+    return this.holdMs;
+  }
+
   /** A live sales job committed `lagMs` after it was queued. */
   observeCommit(lagMs: number): void {
     if (this.yieldAt === 0) return;
@@ -100,11 +116,12 @@ export class WorkerPriority {
       return;
     }
     this.calmSince ??= this.now();
-    if (this.now() - this.calmSince < CATCH_UP.holdMs) return;
+    if (this.now() - this.calmSince < this.holdMs) return;
     this.setThreads(this.yieldAt, (current) => current < this.yieldAt);
     this.raised = false;
     this.calmSince = null;
-    this.logger.log(`Caught up: back at CPU niceness ${this.yieldAt} (WORKER_NICE)`);
+    this.yieldedAt = this.now();
+    this.logger.log(`Caught up for ${this.holdMs / 1000} s: back at CPU niceness ${this.yieldAt} (WORKER_NICE)`);
   }
 
   private raise(lagMs: number): void {
@@ -123,6 +140,11 @@ export class WorkerPriority {
     }
     this.raised = true;
     this.calmSince = null;
-    this.logger.log(`Sales commit ${behind} after they are queued: running at CPU niceness 0 until the worker catches up`);
+    const relapse = this.yieldedAt !== null && this.now() - this.yieldedAt < CATCH_UP.relapseMs;
+    this.holdMs = relapse ? Math.min(this.holdMs * 2, CATCH_UP.maxHoldMs) : CATCH_UP.holdMs;
+    this.logger.log(
+      `Sales commit ${behind} after they are queued: running at CPU niceness 0 until the worker has kept up for ` +
+        `${this.holdMs / 1000} s`,
+    );
   }
 }

@@ -27,10 +27,7 @@ const job = (id: number, offline: boolean, timestamp = Date.now()): Job<SalesIng
     },
   }) as unknown as Job<SalesIngestJob>;
 
-function processor(
-  write: (keys: string[]) => Promise<void> = async () => undefined,
-  priority = new WorkerPriority(),
-) {
+function processor(write: (keys: string[]) => Promise<void> = async () => undefined, priority = new WorkerPriority()) {
   const written: string[] = [];
   const writes: string[][] = [];
   let letThrough = 0;

@@ -109,7 +109,7 @@ describe('the CPU priority of each process kind', () => {
         return;
       }
       await waitFor(() => niceness(pid).every((nice) => nice === 0), 20_000);
-      expect(worker.output()).toContain('running at CPU niceness 0 until the worker catches up');
+      expect(worker.output()).toContain('running at CPU niceness 0 until the worker has kept up for 5 s');
       // Fresh jobs, each committed at once: after holdMs of them, it yields again.
       const fresh = setInterval(() => void add(0), 200);
       try {
@@ -117,7 +117,7 @@ describe('the CPU priority of each process kind', () => {
       } finally {
         clearInterval(fresh);
       }
-      expect(worker.output()).toContain(`Caught up: back at CPU niceness ${start} (WORKER_NICE)`);
+      expect(worker.output()).toContain(`Caught up for 5 s: back at CPU niceness ${start} (WORKER_NICE)`);
     } finally {
       await queue.close();
       await connection.quit();
