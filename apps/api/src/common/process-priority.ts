@@ -60,12 +60,13 @@ export type SetThreads = (niceness: number, needs: (current: number) => boolean)
  * The CPU priority of a worker-only process (docs/performance.md, "The worker takes its priority back"). It yields at
  * WORKER_NICE while it keeps up, so that a broker on the same host answers its machines first; once a live sales job
  * commits more than `CATCH_UP.behindMs` after it was queued, it runs at niceness 0 until its jobs have committed
- * within `CATCH_UP.caughtUpMs` for `CATCH_UP.holdMs`, a hold that doubles each time it falls behind again soon after
- * yielding (`CATCH_UP.relapseMs`) and starts again from 5 s once it yields for longer. A niced worker on a host other busy programs share, or under
- * more load than the host can take, would otherwise fall further behind for as long as the load lasts. Taking a
- * priority back needs RLIMIT_NICE of 20 or more (systemd `LimitNICE=0`, Docker `--ulimit nice=20`) or CAP_SYS_NICE;
- * without it the worker stays niced and says so once. Inactive (every call a no-op) unless `start` was called: a
- * process that also runs the broker, or an app started inside another program, keeps its priority.
+ * within `CATCH_UP.caughtUpMs` for `CATCH_UP.holdMs`, a hold that doubles each time it falls behind again soon
+ * after yielding (`CATCH_UP.relapseMs`) and starts again from 5 s once it yields for longer. A niced worker on a host
+ * other busy programs share, or under more load than the host can take, would otherwise fall further behind for as
+ * long as the load lasts. Taking a priority back needs RLIMIT_NICE of 20 or more (systemd `LimitNICE=0`, Docker
+ * `--ulimit nice=20`) or CAP_SYS_NICE; without it the worker stays niced and says so once. Inactive (every call a
+ * no-op) unless `start` was called: a process that also runs the broker, or an app started inside another program,
+ * keeps its priority.
  */
 export class WorkerPriority {
   private readonly logger = new Logger('WorkerPriority');
