@@ -266,7 +266,7 @@ async function runPhase(mode, rate) {
   // How often the worker ran at niceness 0, having fallen behind (docs/performance.md, "The worker takes its priority
   // back"), sampled every half second from the warm-up to the end of the phase.
   const workerNice = { samples: 0, catchingUp: 0 };
-  const sampleMemory = () => {
+  const sampleProcesses = () => {
     if (SPLIT && workerNiceness !== '0') {
       workerNice.samples++;
       if (nicenessOf(procs[1].child.pid)[0] === 0) workerNice.catchingUp++;
@@ -279,7 +279,7 @@ async function runPhase(mode, rate) {
       generators.reduce((sum, g) => sum + rssOf(g.child.pid), 0),
     );
   };
-  const memoryTimer = setInterval(sampleMemory, 500);
+  const sampleTimer = setInterval(sampleProcesses, 500);
   // Each broker process adds its counts to the shared histogram every 5 s (docs/operations.md, "Metrics and alerts"): read 5.1 s
   // into the measured phase, the first reading holds no sale of the warm-up, and the last, 5.5 s after the drain,
   // every sale of the phase.
@@ -313,8 +313,8 @@ async function runPhase(mode, rate) {
   const cpu = meter.shares();
   const results = await Promise.all(done);
   clearInterval(ticker);
-  clearInterval(memoryTimer);
-  sampleMemory();
+  clearInterval(sampleTimer);
+  sampleProcesses();
   const pubacked = results.reduce((sum, r) => sum + r.pubacked, 0);
   const sent = results.reduce((sum, r) => sum + r.sent, 0);
   pubackedSoFar += pubacked;

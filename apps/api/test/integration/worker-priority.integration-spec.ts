@@ -8,6 +8,7 @@ import { CATCH_UP } from '../../src/common/process-priority.js';
 import { SALES_QUEUE } from '../../src/queue/queue-connection.js';
 import { createDeployment, spawnServer, type Deployment, type ServerProcess } from '../support/server-process.js';
 import { createTestApp } from '../support/test-app.js';
+import { waitFor } from '../support/mqtt-machine.js';
 import { TEST_REDIS_URL } from '../support/test-databases.js';
 
 /**
@@ -18,14 +19,6 @@ function mayTakePriorityBack(): boolean {
   const capEff = /^CapEff:\s*([0-9a-f]+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? '0';
   const limit = /^Max nice priority\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? '0';
   return (BigInt(`0x${capEff}`) & (1n << 23n)) !== 0n || Number(limit) >= 20;
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** The niceness of every thread of a process: getpriority(2) of each thread id under /proc/PID/task. */
@@ -104,16 +97,28 @@ describe('the CPU priority of each process kind', () => {
       // A job that waited three seconds before this worker took it: behind.
       await add(3 * CATCH_UP.behindMs);
       if (!mayTakePriorityBack()) {
-        await waitFor(() => worker.output().includes('may not take its CPU priority back'), 20_000);
+        await waitFor(
+          async () => worker.output(),
+          (output) => output.includes('may not take its CPU priority back'),
+          20_000,
+        );
         expect(new Set(niceness(pid))).toEqual(new Set([start]));
         return;
       }
-      await waitFor(() => niceness(pid).every((nice) => nice === 0), 20_000);
+      await waitFor(
+        async () => niceness(pid),
+        (threads) => threads.every((nice) => nice === 0),
+        20_000,
+      );
       expect(worker.output()).toContain('running at CPU niceness 0 until the worker has kept up for 5 s');
       // Fresh jobs, each committed at once: after holdMs of them, it yields again.
       const fresh = setInterval(() => void add(0), 200);
       try {
-        await waitFor(() => niceness(pid).every((nice) => nice === start), CATCH_UP.holdMs + 20_000);
+        await waitFor(
+          async () => niceness(pid),
+          (threads) => threads.every((nice) => nice === start),
+          CATCH_UP.holdMs + 20_000,
+        );
       } finally {
         clearInterval(fresh);
       }
