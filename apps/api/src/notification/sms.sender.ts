@@ -52,7 +52,18 @@ export class SmsSender {
         unknown,
       );
     }
-    const text = await res.text().catch(() => '');
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (error) {
+      // The answer was cut after its status line: a 2xx says the API took the request, so the SMS may have arrived.
+      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+      throw new ChannelError(
+        `SMS API ${res.ok ? 'did not answer' : `answered ${res.status}`}: its answer was cut (${cause})`,
+        false,
+        res.ok,
+      );
+    }
     if (!res.ok) {
       // 400: the request itself is wrong; 401/403 (a key being fixed), 429 and 5xx may pass later.
       throw new ChannelError(`SMS API answered ${res.status}: ${text.slice(0, 200)}`, res.status === 400);

@@ -194,8 +194,10 @@ export async function checkNotifications(
   // SMS: each sent batch's text, per number.
   /** (number, text) → the batches that should have produced it. */
   const wanted = new Map<string, string[]>();
+  const smsTexts = new Map<string, string>();
   for (const [batchId, batchRows] of smsBatches) {
     const text = composeSms(lines.get(batchId) ?? [], expect.timezone);
+    smsTexts.set(batchId, text);
     const k = `${batchRows[0]!.address}\n${text}`;
     wanted.set(k, [...(wanted.get(k) ?? []), batchId]);
   }
@@ -252,7 +254,11 @@ export async function checkNotifications(
       lostInHandover.push(`${what}: handed over at ${r.handed_at!.toISOString()}, the worker killed just after`);
     else if (o.channel === 'sms' && unknownOutcome(r) && cutJustBefore(r, expect.smsCuts))
       lostInHandover.push(`${what}: its request cut by the SMS API's stop, given up at ${r.updated_at.toISOString()}`);
-    else lost.push(`${what}: ${r.status}${r.last_error ? ` (${r.last_error})` : ''}, not received`);
+    else
+      lost.push(
+        `${what}: ${r.status}${r.last_error ? ` (${r.last_error})` : ''}, not received` +
+          (o.channel === 'sms' && r.batch_id ? smsEvidence(r, smsTexts.get(r.batch_id), after.sms) : ''),
+      );
   }
 
   return {
@@ -271,6 +277,22 @@ export async function checkNotifications(
     unsettled: rows.filter((r) => r.status === 'pending' || r.status === 'deferred').length,
     stale,
   };
+}
+
+/**
+ * What a lost SMS's row says and what the SMS API took for its number around then, so that a failing run explains
+ * itself: the batch's text as composed again here, its hand-over and last change, and the texts taken within a minute.
+ */
+function smsEvidence(r: OutboxRow, text: string | undefined, taken: ReceivedSms[]): string {
+  const at = r.updated_at.getTime();
+  const near = taken
+    .filter((m) => m.to === r.address && Math.abs(m.receivedAt.getTime() - at) <= 60_000)
+    .map((m) => `${m.receivedAt.toISOString()} "${m.message}"`);
+  return (
+    ` [batch ${r.batch_id}, text "${text ?? '?'}", handed ${r.handed_at?.toISOString() ?? 'never'},` +
+    ` changed ${r.updated_at.toISOString()}; the SMS API took for ${r.address} within a minute: ` +
+    `${near.length ? near.join(' | ') : 'nothing'}]`
+  );
 }
 
 const handedJustBeforeKill = (handedAt: Date | null, kills: readonly number[]) =>
