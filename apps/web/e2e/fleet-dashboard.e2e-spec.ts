@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import type { RunningServer } from '../../api/test/support/server-process.js';
 import { openTab, PHONE, SETUP_TIMEOUT, signIn, TEST_TIMEOUT, waitForPath, type Tab } from './support/browser.js';
+import { recordConnected } from './support/broker-process.js';
 import { daysBefore } from './support/sales.js';
 import { eventually, Seeder, type Account } from './support/seed.js';
 import { closeSuite, openSuite } from './support/suite.js';
@@ -71,6 +72,11 @@ describe('fleet dashboard: headline, machine table, needs attention, machine vie
         `INSERT INTO sales_daily (esp_id, day, kind, price_total, volume_total, sales_count)
          SELECT esp_id, $2::date, 'coin', price, price / 50, 3 FROM unnest($1::text[], $3::numeric[]) AS t(esp_id, price)`,
         [machines.map((m) => m.espId), daysBefore(0), machines.map((m) => m.revenue.toFixed(2))],
+      );
+      await recordConnected(
+        db,
+        server.redisPrefix,
+        machines.filter((m) => m.online).map((m) => m.espId),
       );
       const alarmed = machines.filter((m) => m.alarm);
       await db.query(

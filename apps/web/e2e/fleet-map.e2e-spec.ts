@@ -13,6 +13,7 @@ import {
   waitForPath,
   type Tab,
 } from './support/browser.js';
+import { recordConnected } from './support/broker-process.js';
 import { MqttMachine } from './support/mqtt-machine.js';
 import { Seeder, type Account, type Machine } from './support/seed.js';
 import { closeSuite, openSuite } from './support/suite.js';
@@ -95,6 +96,11 @@ describe('fleet map: markers by status, popup, live colour, offline basemap', ()
           machines.map((m) => m.at?.[0] ?? null),
           machines.map((m) => m.at?.[1] ?? null),
         ],
+      );
+      await recordConnected(
+        db,
+        server.redisPrefix,
+        machines.filter((m) => m.online).map((m) => m.espId),
       );
       const alarmed = machines.filter((m) => m.alarm).map((m) => m.espId);
       await db.query(
