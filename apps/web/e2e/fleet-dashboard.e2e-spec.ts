@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import type { RunningServer } from '../../api/test/support/server-process.js';
 import { openTab, PHONE, SETUP_TIMEOUT, signIn, TEST_TIMEOUT, waitForPath, type Tab } from './support/browser.js';
-import { recordConnected } from './support/broker-process.js';
+import { recordConnected } from './support/record-connected.js';
 import { daysBefore } from './support/sales.js';
 import { eventually, Seeder, type Account } from './support/seed.js';
 import { closeSuite, openSuite } from './support/suite.js';

@@ -13,7 +13,7 @@ import {
   waitForPath,
   type Tab,
 } from './support/browser.js';
-import { recordConnected } from './support/broker-process.js';
+import { recordConnected } from './support/record-connected.js';
 import { MqttMachine } from './support/mqtt-machine.js';
 import { Seeder, type Account, type Machine } from './support/seed.js';
 import { closeSuite, openSuite } from './support/suite.js';

@@ -7,6 +7,9 @@ const ACCEPTED = new Set([100, 101, 102]);
 /** InvalidPhoneNumber, UnsupportedNumberType, UserInBlacklist, DoNotDisturbRejection: sending again cannot help. */
 const REFUSED_FOR_GOOD = new Set([403, 404, 406, 409]);
 
+/** The network error code under a failed fetch or body read (undici puts it in `cause`). */
+const causeCode = (error: unknown): string | undefined => (error as { cause?: { code?: string } }).cause?.code;
+
 interface MessagingResponse {
   SMSMessageData?: {
     Message?: string;
@@ -43,7 +46,7 @@ export class SmsSender {
         signal: AbortSignal.timeout(15_000),
       });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      const cause = causeCode(error);
       // A timeout or a cut connection after the request went out: the API may have taken the SMS.
       const unknown = mayHaveArrived(cause);
       throw new ChannelError(
@@ -57,7 +60,7 @@ export class SmsSender {
       text = await res.text();
     } catch (error) {
       // The answer was cut after its status line: a 2xx says the API took the request, so the SMS may have arrived.
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+      const cause = causeCode(error) ?? (error as Error).message;
       throw new ChannelError(
         `SMS API ${res.ok ? 'did not answer' : `answered ${res.status}`}: its answer was cut (${cause})`,
         false,

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { Redis } from 'ioredis';
+import { SHARED_COUNTERS } from '../../../api/src/counters/shared-counters.js';
 import { TEST_REDIS_URL } from '../../../api/test/support/test-databases.js';
 
 /**
@@ -19,7 +20,7 @@ export async function recordConnected(
   const redis = new Redis(TEST_REDIS_URL);
   let via: string;
   try {
-    const ids = Object.keys(await redis.hgetall(`${redisPrefix}:metrics:broker_connected`));
+    const ids = Object.keys(await redis.hgetall(`${redisPrefix}:${SHARED_COUNTERS.brokerConnected}`));
     if (ids.length !== 1) throw new Error(`expected one broker process in Redis, found ${ids.length}`);
     via = ids[0]!;
   } finally {
