@@ -11,6 +11,22 @@ describe('ConnectionRateGuard', () => {
     expect(guard.admit('10.0.0.1', t + 1000)).toBe(true);
   });
 
+  it('counts any one second, not calendar seconds: a burst across a second boundary is limited alike', () => {
+    const guard = new ConnectionRateGuard(2);
+    expect(guard.admit('10.0.0.1', 10_999)).toBe(true);
+    expect(guard.admit('10.0.0.1', 10_999)).toBe(true);
+    expect(guard.admit('10.0.0.1', 11_000)).toBe(false);
+    expect(guard.admit('10.0.0.1', 11_998)).toBe(false);
+    expect(guard.admit('10.0.0.1', 11_999)).toBe(true);
+  });
+
+  it('does not count refused connections against the next second', () => {
+    const guard = new ConnectionRateGuard(1);
+    expect(guard.admit('10.0.0.1', 0)).toBe(true);
+    for (let t = 100; t < 1000; t += 100) expect(guard.admit('10.0.0.1', t)).toBe(false);
+    expect(guard.admit('10.0.0.1', 1000)).toBe(true);
+  });
+
   it('has no limit at 0 and admits connections without an address', () => {
     const guard = new ConnectionRateGuard(0);
     expect(Array.from({ length: 1000 }, () => guard.admit('10.0.0.1')).every(Boolean)).toBe(true);
