@@ -35,7 +35,7 @@ import { mb, rssOf } from './lib/measure.mjs';
 import { cpuMeter, nicenessOf, pidsNamed, pssBytes } from './lib/proc.mjs';
 import { BASELINE_COLUMNS, createBaselineTable, insertBaselineRows } from './lib/insert-baseline.mjs';
 import { startMosquitto, mosquittoPlugin } from './lib/mosquitto.mjs';
-import { adminToken, benchDeployment, PROGRAM_NODE_ARGS, provisionMachines, startProcess } from './lib/stack.mjs';
+import { adminToken, benchDeployment, programNodeArgs, provisionMachines, startProcess } from './lib/stack.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
@@ -478,6 +478,6 @@ report({
     `waits in Mosquitto shows as commit lag); ` +
     `${WARMUP} s warm-up then ${SECONDS} s measured per phase; ` +
     `${SPLIT ? `api+broker and worker as two processes, the worker at niceness ${workerNiceness} (WORKER_NICE)` : 'one process'}, ` +
-    `node ${[...PROGRAM_NODE_ARGS, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)].join(' ')}, ` +
+    `node ${programNodeArgs().join(' ')}, ` +
     'with PostgreSQL and Redis on this machine.',
 });

@@ -12,6 +12,15 @@ const MAIN = new URL('../../apps/api/dist/main.js', import.meta.url).pathname;
 /** The node flags the program runs with in production: the image's CMD (Dockerfile) and `npm start`. */
 export const PROGRAM_NODE_ARGS = ['--max-semi-space-size=64'];
 
+/**
+ * The node flags of a benchmark's program: production's, then BENCH_NODE_ARGS (extra flags, e.g. "--cpu-prof
+ * --cpu-prof-dir=/tmp/prof"), so that "--max-semi-space-size=16" measures V8's default beside them (the last counts).
+ */
+export const programNodeArgs = () => [
+  ...PROGRAM_NODE_ARGS,
+  ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+];
+
 export function dbUrl(name) {
   const u = new URL(PG_URL);
   u.pathname = `/${name}`;
@@ -47,10 +56,7 @@ export async function deleteRedisPrefix(prefix) {
 /** Spawns `node apps/api/dist/main.js` with env; resolves once it says it is ready. */
 export function startProcess(env) {
   return new Promise((resolve, reject) => {
-    // BENCH_NODE_ARGS: extra node flags for the program, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"; after the
-    // production ones, so that "--max-semi-space-size=16" measures V8's default beside them (the last one counts).
-    const nodeArgs = [...PROGRAM_NODE_ARGS, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-    const child = spawn(process.execPath, [...nodeArgs, MAIN], {
+    const child = spawn(process.execPath, [...programNodeArgs(), MAIN], {
       env: { ...process.env, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

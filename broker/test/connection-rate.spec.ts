@@ -27,6 +27,15 @@ describe('ConnectionRateGuard', () => {
     expect(guard.admit('10.0.0.1', 1000)).toBe(true);
   });
 
+  it('forgets an address a second after its last connection, so many addresses cannot grow its memory', () => {
+    const guard = new ConnectionRateGuard(100);
+    const tracked = () => (guard as unknown as { admitted: Map<string, number[]> }).admitted.size;
+    for (let i = 0; i < 1000; i++) expect(guard.admit(`10.0.${i >> 8}.${i & 255}`, 5_000)).toBe(true);
+    expect(tracked()).toBe(1000);
+    expect(guard.admit('10.9.9.9', 6_000)).toBe(true);
+    expect(tracked()).toBe(1);
+  });
+
   it('has no limit at 0 and admits connections without an address', () => {
     const guard = new ConnectionRateGuard(0);
     expect(Array.from({ length: 1000 }, () => guard.admit('10.0.0.1')).every(Boolean)).toBe(true);

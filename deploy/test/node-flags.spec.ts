@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { PROGRAM_NODE_ARGS } from '../../bench/lib/stack.mjs';
 
 /**
  * The program's node flags (docs/performance.md, "A larger young generation") are written in three places: the
@@ -26,10 +27,6 @@ const dockerCmd = (): string[] => {
 };
 const startScript = (path: string): string[] =>
   (JSON.parse(read(path)) as { scripts: { start: string } }).scripts.start.split(' ');
-const benchFlags = (): string[] => {
-  const match = /export const PROGRAM_NODE_ARGS = (\[[^\]]*\]);/.exec(read('bench/lib/stack.mjs'));
-  return JSON.parse(match![1]!.replace(/'/g, '"')) as string[];
-};
 
 describe('the program’s node flags', () => {
   const flags = flagsOf(dockerCmd());
@@ -38,7 +35,7 @@ describe('the program’s node flags', () => {
     expect(flags).toContain('--max-semi-space-size=64');
     expect(flagsOf(startScript('package.json'))).toEqual(flags);
     expect(flagsOf(startScript('apps/api/package.json'))).toEqual(flags);
-    expect(benchFlags()).toEqual(flags);
+    expect(PROGRAM_NODE_ARGS).toEqual(flags);
   });
 
   it('are accepted by this node', () => {
