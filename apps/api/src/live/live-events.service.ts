@@ -2,6 +2,7 @@ import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/com
 import { ADMIN_ROOM, machineRoom, userRoom, type SaleEvent } from '@wv/contracts';
 import { DomainEvents, type CommittedSale } from '../events/domain-events.js';
 import { LiveServerService, type LiveEmit } from './live-server.service.js';
+import { LiveWatchService } from './live-watch.service.js';
 import { SummaryCoalescer } from './summary-coalescer.js';
 
 /** Machine events go to the machine's room and to admins; float events to the people concerned. */
@@ -21,6 +22,7 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
     private readonly events: DomainEvents,
     private readonly live: LiveServerService,
     private readonly summaries: SummaryCoalescer,
+    private readonly watch: LiveWatchService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -29,10 +31,13 @@ export class LiveEventsService implements OnApplicationBootstrap, OnModuleDestro
     );
     this.unsubscribe.push(
       this.events.on('sales.committed', ({ sales }) => {
+        // A busy fleet's sales are mostly of machines nobody watches: neither their events nor their summaries
+        // are built (docs/performance.md, "Events for watched machines").
+        const watched = sales.filter((sale) => this.watch.watchesMachine(sale.espId));
         this.live.emitMany(
-          sales.map((sale) => ({ rooms: machineRooms(sale.espId), event: 'sale', payload: toSaleEvent(sale) })),
+          watched.map((sale) => ({ rooms: machineRooms(sale.espId), event: 'sale', payload: toSaleEvent(sale) })),
         );
-        for (const sale of sales) this.summaries.mark(sale.espId, sale.localDate);
+        for (const sale of watched) this.summaries.mark(sale.espId, sale.localDate);
       }),
       this.events.on('machine.status', ({ espId, online, lastSeen }) =>
         this.statusBatch(machineRooms(espId), { machineId: espId, online, lastSeen }),

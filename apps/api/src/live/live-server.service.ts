@@ -9,6 +9,7 @@ import { AppError } from '../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { channelName, createRedis, publish, subscribe } from '../redis/redis-connection.js';
 import { LiveAuthService, type LiveSession } from './live-auth.service.js';
+import { LiveWatchService } from './live-watch.service.js';
 
 export const SOCKET_PATH = '/socket.io';
 
@@ -41,6 +42,7 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
     private readonly auth: LiveAuthService,
+    private readonly watch: LiveWatchService,
   ) {}
 
   /** Batches of events (`emitMany`): one Redis message each, emitted locally by every api process. */
@@ -49,6 +51,7 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    await this.watch.start();
     // Own clients: a subscriber connection cannot run commands, and channels are not key-prefixed. The
     // adapter does not handle a failed publish: commands wait for Redis to return instead of failing. Over a Redis
     // Cluster the adapter's classic pub/sub works as is (socket.io.github.io/socket.io-redis-adapter, "ioredis
@@ -72,6 +75,7 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
       : undefined;
     this.io = httpServer ? new Server(httpServer, options) : new Server(options);
     if (!httpServer) return;
+    this.watch.attach(this.io.of('/').adapter);
     const batches = createRedis(this.config, {
       connectionName: 'wv-live-batch',
       maxRetriesPerRequest: null,
@@ -94,8 +98,9 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
     });
     this.io.use((socket: LiveSocket, next) => {
       this.auth.authenticate(socket.handshake.auth?.token, socket.handshake.address).then(
-        (session) => {
+        async (session) => {
           socket.data.session = session;
+          await this.watch.announce(session.rooms);
           next();
         },
         (error: unknown) => {
@@ -125,10 +130,13 @@ export class LiveServerService implements OnApplicationBootstrap, BeforeApplicat
   /**
    * Broadcasts many events in one Redis message, which every api process emits to its own sockets.
    * A busy fleet commits thousands of sales a second: one adapter broadcast per sale would cost a
-   * Redis publish per sale in the worker and a decode per sale in every process.
+   * Redis publish per sale in the worker and a decode per sale in every process. Events for rooms no socket of
+   * any api process is in are not sent at all (LiveWatchService).
    */
-  emitMany(events: LiveEmit[]): void {
-    if (!this.io || events.length === 0) return;
+  emitMany(all: LiveEmit[]): void {
+    if (!this.io) return;
+    const events = all.filter((e) => this.watch.watches(e.rooms));
+    if (events.length === 0) return;
     // JSON never holds a raw newline: the first line names every room of the batch, so that a process
     // none of whose sockets is in them skips the rest (profiled: decoding every sale event of a busy
     // fleet was the api process's largest cost, docs/performance.md).

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { io as connect, type Socket } from 'socket.io-client';
 import { startApp, type RunningApp } from '../../src/bootstrap.js';
+import { LiveWatchService } from '../../src/live/live-watch.service.js';
 import { createManager } from '../factories/fleet.factory.js';
 import { TestMachine, waitFor } from '../support/mqtt-machine.js';
 import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js';
@@ -31,6 +32,13 @@ describe('live events with the roles in separate processes', () => {
     const admin = await t.http.login(TEST_ADMIN.email, TEST_ADMIN.password);
     const manager = await createManager(t.http, admin, 1);
     const device = manager.devices[0]!;
+    // The worker builds a machine's events only for machines some api process watches: wait until it trusts what
+    // it heard from the api process, so that the dashboard below is known to it through Redis alone.
+    const watch = worker.app.get(LiveWatchService);
+    await waitFor(
+      async () => watch.watchesMachine(device.espId),
+      (watched) => !watched,
+    );
     socket = connect(t.baseUrl, { path: '/socket.io', auth: { token: manager.token }, transports: ['websocket'] });
     const events: { event: string; payload: any }[] = [];
     socket.onAny((event: string, payload: unknown) => events.push({ event, payload }));

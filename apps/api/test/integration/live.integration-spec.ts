@@ -3,7 +3,10 @@ import { JwtService } from '@nestjs/jwt';
 import { buildConfigAckTopic } from '@wv/contracts';
 import { randomUUID } from 'node:crypto';
 import { io as connect, type Socket } from 'socket.io-client';
+import { Redis } from 'ioredis';
 import { DomainEvents } from '../../src/events/domain-events.js';
+import { LiveWatchService } from '../../src/live/live-watch.service.js';
+import { channelName } from '../../src/redis/redis-connection.js';
 import { createAttendant, createManager } from '../factories/fleet.factory.js';
 import { TestMachine, waitFor } from '../support/mqtt-machine.js';
 import { createTestApp, TEST_ADMIN, type TestApp } from '../support/test-app.js';
@@ -261,5 +264,83 @@ describe('live events', () => {
     expect((await t.http.delete(`/manager/attendants/${leaving.userId}`, { token: managerA.token })).status).toBe(200);
     await closed;
     await expect(open(leaving.token)).rejects.toThrow(/Sign in/);
+  });
+
+  it('broadcasts no events of machines nobody watches, and those of a machine as soon as a dashboard watches it', async () => {
+    const watch = t.running.app.get(LiveWatchService);
+    const a = managerA.devices[0]!;
+    const b = managerB.devices[0]!;
+    // Every socket of the earlier tests has left: once the registry is trusted, nobody watches a or b.
+    await waitFor(
+      async () => watch.watchesMachine(a.espId) || watch.watchesMachine(b.espId),
+      (watched) => !watched,
+    );
+    // What the worker broadcasts to the api processes (docs/live-events.md, "Across processes").
+    const broadcast: { event: string; payload: any }[] = [];
+    const sub = new Redis(t.config.redisUrl);
+    const channel = channelName(t.config, 'live-batch');
+    sub.on('message', (_channel: string, raw: string) =>
+      broadcast.push(...(JSON.parse(raw.slice(raw.indexOf('\n') + 1)) as { event: string; payload: any }[])),
+    );
+    await sub.subscribe(channel);
+    const committed = (eventIds: string[]) =>
+      waitFor(
+        async () =>
+          (await t.dataSource.query(`SELECT count(*)::int AS n FROM sales WHERE event_id = ANY($1)`, [eventIds]))[0].n,
+        (n) => n === eventIds.length,
+      );
+    const salesBroadcast = () => broadcast.filter((e) => e.event === 'sale').map((e) => e.payload.price);
+    try {
+      const [ma, mb] = [await machine(a), await machine(b)];
+      const unwatched = [sale({ price: 11 }), sale({ price: 12 })];
+      await ma.publishSales(unwatched[0]);
+      await mb.publishSales(unwatched[1]);
+      await committed(unwatched.map((x) => x.eventId));
+
+      // A manager's dashboard opens and a sale follows at once: it is sent, to the manager's machine only.
+      const asA = await open(managerA.token);
+      const watched = sale({ price: 13 });
+      await ma.publishSales(watched);
+      const unwatchedB = sale({ price: 14 });
+      await mb.publishSales(unwatchedB);
+      await waitFor(
+        async () => asA.events.filter((e) => e.event === 'sale').map((e) => e.payload.price),
+        (prices) => prices.includes(13),
+      );
+      await committed([unwatchedB.eventId]);
+
+      // An admin watches every machine.
+      const asAdmin = await open(admin);
+      const forAdmin = sale({ price: 15 });
+      await mb.publishSales(forAdmin);
+      await waitFor(
+        async () => asAdmin.events.filter((e) => e.event === 'sale').map((e) => e.payload.price),
+        (prices) => prices.includes(15),
+      );
+
+      // Everyone leaves: the machines' events stop again; a later dashboard gets the next sale.
+      sockets.splice(0).forEach((s) => s.close());
+      await waitFor(
+        async () => watch.watchesMachine(a.espId) || watch.watchesMachine(b.espId),
+        (still) => !still,
+      );
+      const afterLeaving = sale({ price: 16 });
+      await ma.publishSales(afterLeaving);
+      await committed([afterLeaving.eventId]);
+      const again = await open(managerA.token);
+      const last = sale({ price: 17 });
+      await ma.publishSales(last);
+      await waitFor(
+        async () => again.events.filter((e) => e.event === 'sale').map((e) => e.payload.price),
+        (prices) => prices.includes(17),
+      );
+      expect(salesBroadcast()).toEqual([13, 15, 17]);
+      // No summary of a machine was broadcast while nobody watched it either.
+      const summaries = broadcast.filter((e) => e.event === 'summary').map((e) => e.payload.machineId);
+      expect(summaries.filter((id) => id === b.espId).length).toBeLessThanOrEqual(1);
+      expect(JSON.stringify(asA.events)).not.toContain(b.espId);
+    } finally {
+      await sub.quit();
+    }
   });
 });
