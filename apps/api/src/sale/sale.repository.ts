@@ -69,8 +69,10 @@ export class SaleRepository {
       volume: r.volume.toFixed(3),
       water_type: r.waterType,
       card_id: r.cardId,
-      sold_at: r.soldAt,
-      received_at: r.receivedAt,
+      // Text already: JSON.stringify's own conversion of a Date (through toJSON) cost twice as much (docs/performance.md,
+      // "The parser's copy of a sale").
+      sold_at: r.soldAt.toISOString(),
+      received_at: r.receivedAt.toISOString(),
       source: r.source,
       flag: r.flag ?? null,
       seq: r.seq === null ? null : String(r.seq),
