@@ -31,6 +31,8 @@ export class LiveWatchService implements BeforeApplicationShutdown {
   private subscriber?: Redis;
   private adapter?: RoomsAdapter;
   private timer?: NodeJS.Timeout;
+  /** Shutting down: the sockets' leaves are not announced one by one (the last message says all of them). */
+  private closing = false;
   /** Joins and leaves of this turn, in order, announced together. */
   private pending: { op: 'add' | 'del'; rooms: string[] }[] = [];
 
@@ -104,6 +106,7 @@ export class LiveWatchService implements BeforeApplicationShutdown {
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.closing = true;
     clearInterval(this.timer);
     if (this.adapter && this.publisher) {
       // This process's sockets are closing: its rooms stop counting at once rather than at their expiry.
@@ -125,13 +128,15 @@ export class LiveWatchService implements BeforeApplicationShutdown {
     } catch {
       return;
     }
+    if (message === null || typeof message !== 'object') return;
     if (message.op === 'sync') {
       if (this.adapter) this.announceAll();
       return;
     }
     // This process's own announcements were applied when they were sent (see send).
     if (typeof message.node !== 'string' || message.node === this.node || !Array.isArray(message.rooms)) return;
-    this.registry.apply(message);
+    if (!['all', 'add', 'del'].includes(message.op)) return;
+    this.registry.apply({ ...message, rooms: message.rooms.filter((room) => typeof room === 'string') });
   }
 
   private announceAll(): void {
@@ -143,6 +148,7 @@ export class LiveWatchService implements BeforeApplicationShutdown {
   }
 
   private queue(op: 'add' | 'del', room: string): void {
+    if (this.closing) return;
     const last = this.pending.at(-1);
     if (last?.op === op) {
       last.rooms.push(room);

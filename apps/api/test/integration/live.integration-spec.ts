@@ -283,6 +283,11 @@ describe('live events', () => {
       broadcast.push(...(JSON.parse(raw.slice(raw.indexOf('\n') + 1)) as { event: string; payload: any }[])),
     );
     await sub.subscribe(channel);
+    // Whatever else reaches the watch channel is ignored, and the process goes on.
+    const pub = new Redis(t.config.redisUrl);
+    for (const junk of ['not json', 'null', '{"node":"x","op":"add","rooms":[1,null,{}]}', '{"node":"x","op":"put"}'])
+      await pub.publish(channelName(t.config, 'live-watch'), junk);
+    await pub.quit();
     const committed = (eventIds: string[]) =>
       waitFor(
         async () =>
