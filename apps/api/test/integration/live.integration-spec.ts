@@ -302,6 +302,12 @@ describe('live events', () => {
       await mb.publishSales(unwatched[1]);
       await committed(unwatched.map((x) => x.eventId));
 
+      // A handshake that is refused (no token, a forged admin token) announces nothing: no machine becomes watched.
+      await expect(open(undefined)).rejects.toThrow(/Sign in/);
+      const forged = new JwtService({ secret: 'another-secret-0123456789' }).sign({ sub: 'x', role: 'admin' });
+      await expect(open(forged)).rejects.toThrow(/Sign in/);
+      expect(watch.watchesMachine(a.espId) || watch.watchesMachine(b.espId)).toBe(false);
+
       // A manager's dashboard opens and a sale follows at once: it is sent, to the manager's machine only.
       const asA = await open(managerA.token);
       const watched = sale({ price: 13 });
